@@ -1,0 +1,46 @@
+"""acesup.reference: the pure-Python reference engine of acesup.
+
+It implements docs/RULES.md, docs/RNG.md and docs/API.md to the letter and is
+the readable source of truth that the native engine (``acesup``) reproduces draw
+for draw. The modules mirror the native engine's: cards, rules, rng, game,
+strategies, stats, simulate.
+"""
+
+from ..errors import (
+    AcesUpError,
+    CardError,
+    DeckError,
+    IllegalMoveError,
+    MoveError,
+    PositionError,
+    RulesError,
+    StrategyError,
+    UndoError,
+)
+from .cards import Card
+from .game import Game, Move
+from .rng import Rng, deck_from_seed, game_seed
+from .rules import Rules
+from .simulate import simulate
+from .stats import Stats
+
+__all__ = [
+    "Card",
+    "Move",
+    "Rules",
+    "Game",
+    "Stats",
+    "Rng",
+    "simulate",
+    "deck_from_seed",
+    "game_seed",
+    "AcesUpError",
+    "CardError",
+    "DeckError",
+    "PositionError",
+    "RulesError",
+    "MoveError",
+    "IllegalMoveError",
+    "UndoError",
+    "StrategyError",
+]

@@ -1,0 +1,225 @@
+"""Cards and decks (RULES.md R1.1, R1.3, R6.1, R6.2).
+
+This is the bottom of the package's import graph, so the one argument checker
+that every module shares, ``int_arg``, lives here too.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import re
+from collections.abc import Iterable, Mapping, Set
+
+from ..errors import CardError, DeckError
+
+__all__ = ["Card", "Frozen", "Ordered", "int_arg", "parse_cards", "deck_cards", "card_set_problem", "SUIT_NAMES"]
+
+RANKS = "23456789TJQKA"  # rank numbers 2..14, in this order
+SUITS = "cdhs"  # suit numbers 0..3 (R1.1)
+ACE, KING = 14, 13
+SUIT_NAMES = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+# R6.1 text, looked up character by character rather than through str.upper() /
+# str.lower(), which map some non-ASCII letters onto ASCII ones.
+_RANK_OF_TEXT = {**{r: RANKS.index(r) + 2 for r in RANKS},
+                 **{r.lower(): RANKS.index(r) + 2 for r in "TJQKA"},
+                 "10": 10}
+_SUIT_OF_TEXT = {**{s: s for s in SUITS}, **{s.upper(): s for s in SUITS},
+                 **{sym: s for s, sym in SUIT_SYMBOLS.items()},
+                 "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
+
+U64 = 2**64
+
+
+def int_arg(value: object, name: str, low: int = 0, high: int | None = None,
+            error: type[Exception] = ValueError) -> int:
+    """``value`` as a Python int with ``low <= value < high`` (no upper bound when
+    ``high`` is None).
+
+    Anything with ``__index__`` counts as an int (numpy integers included), except
+    a bool: ``True`` is never a pile, a seed or a count. Raises ``TypeError`` for a
+    bool or a non-integer and ``error`` (``ValueError`` by default) when out of
+    range, both worded ``<name> must be <requirement>, got <type or value>``.
+    """
+    if type(value) is not int:
+        if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+            raise TypeError(f"{name} must be {_requirement(low, high)}, got {type(value).__name__}")
+        value = operator.index(value)
+    if value < low or (high is not None and value >= high):
+        raise error(f"{name} must be {_requirement(low, high)}, got {value}")
+    return value
+
+
+def _requirement(low: int, high: int | None) -> str:
+    if high is None:
+        return {0: "a non-negative int", 1: "a positive int"}.get(low, f"an int >= {low}")
+    if high == U64:
+        return f"an int in [{low}, 2**64)"
+    return f"an int from {low} to {high - 1}"
+
+
+class Frozen:
+    """Base of the immutable value types. Each keeps in its ``_key`` slot the
+    value that ``==``, ``hash`` (and, where defined, ordering) go by. Constructors
+    set the slots with ``object.__setattr__``; nothing can change them afterwards,
+    so a copy is the object itself."""
+
+    __slots__ = ()
+    _key: object
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return self._key == other._key
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __copy__(self) -> Frozen:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Frozen:
+        return self
+
+
+@functools.total_ordering
+class Ordered(Frozen):
+    """A Frozen value that also sorts by its ``_key``, among values of its type."""
+
+    __slots__ = ()
+
+    def __lt__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return self._key < other._key
+        return NotImplemented
+
+
+class Card(Ordered):
+    """A playing card (R1.1), an immutable value.
+
+    ``Card(text)`` parses R6.1 text (``"Td"``, ``"10♦"``, ``" td "``) and raises
+    ``CardError`` for anything else, ``TypeError`` for a non-string. There are only
+    52 Card objects: construction returns the shared instance of that card.
+    """
+
+    __slots__ = ("index", "rank", "suit", "_text", "_key")
+
+    index: int  # 0..51: 13 * suit number + (rank - 2)
+    rank: int  # 2..14, A = 14
+    suit: str  # one of "cdhs"
+    _text: str  # canonical text, "Td"
+
+    def __new__(cls, text: str) -> Card:
+        if not isinstance(text, str):
+            hint = " (use Card.from_index for an index)" if isinstance(text, int) else ""
+            raise TypeError(f"Card() takes a card text such as 'Td', got {type(text).__name__}{hint}")
+        stripped = text.strip()
+        rank = _RANK_OF_TEXT.get(stripped[:-1])
+        suit = _SUIT_OF_TEXT.get(stripped[-1:])
+        if rank is None or suit is None:
+            raise CardError(
+                f"not a card: {text!r} (expected a rank 2-9, T, J, Q, K, A or 10 "
+                f"followed by a suit c, d, h, s or its symbol, e.g. 'Td')")
+        return ALL_CARDS[13 * SUITS.index(suit) + rank - 2]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """The same as ``Card(text)``."""
+        return cls(text)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card with this index (R1.1); ``CardError`` unless 0 <= index <= 51."""
+        return ALL_CARDS[int_arg(index, "a card index", 0, 52, CardError)]
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Card({self._text!r})"
+
+    def __format__(self, spec: str) -> str:
+        """``format(card, "u")`` is ``T♦``; any other spec formats the canonical text
+        like a str (``f"{card:>3}"``)."""
+        if spec == "u":
+            return self._text[0] + SUIT_SYMBOLS[self.suit]
+        return format(self._text, spec)
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str]]:
+        return Card, (self._text,)
+
+
+def _make_card(index: int) -> Card:
+    card = object.__new__(Card)
+    suit, rank_offset = divmod(index, 13)
+    for name, value in (("index", index), ("rank", rank_offset + 2), ("suit", SUITS[suit]),
+                        ("_text", RANKS[rank_offset] + SUITS[suit]), ("_key", index)):
+        object.__setattr__(card, name, value)
+    return card
+
+
+ALL_CARDS = tuple(_make_card(index) for index in range(52))  # in index order
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Cards written as R6.2 text: card texts separated by white space and/or
+    commas (any run of them is one separator; leading and trailing ones are
+    ignored). Raises ``CardError`` naming the first bad card."""
+    return [Card(word) for word in re.split(r"[\s,]+", text) if word]
+
+
+def card_set_problem(cards: list[Card], what: str) -> str | None:
+    """Why ``cards`` are not the 52 distinct cards, or None when they are.
+
+    The message, whose subject is ``what`` (e.g. ``"the deck"``), names the
+    number of cards when it is not 52, the first card found twice, and else the
+    missing cards (up to four by name).
+    """
+    seen: set[Card] = set()
+    duplicate = None
+    for card in cards:
+        if card in seen and duplicate is None:
+            duplicate = card
+        seen.add(card)
+    if duplicate is None and len(cards) == 52:
+        return None
+    missing = [card for card in ALL_CARDS if card not in seen]
+    named = " ".join(map(str, missing)) if len(missing) <= 4 else f"{len(missing)} cards"
+    if len(cards) != 52:
+        detail = f"{duplicate} twice" if duplicate else f"missing {named}"
+        return f"{what} holds {len(cards)} cards, not 52 ({detail})"
+    return f"{what} holds {duplicate} twice and lacks {named}"
+
+
+def deck_cards(deck: str | Iterable[Card | str]) -> list[Card]:
+    """A deck (R1.3) given as R6.2 text or as a sequence of ``Card`` or card texts,
+    as a list of the 52 cards in deal order.
+
+    Raises ``CardError`` for a bad card text, ``DeckError`` unless the cards are the
+    52 distinct cards, and ``TypeError`` for an unordered collection (a set or a
+    mapping), a non-iterable, or an item that is neither a Card nor a str.
+    """
+    if isinstance(deck, str):
+        cards = parse_cards(deck)
+    elif isinstance(deck, (Set, Mapping)) or not isinstance(deck, Iterable):
+        raise TypeError(f"a deck must be a str or a sequence of cards, got {type(deck).__name__}")
+    else:
+        cards = []
+        for position, item in enumerate(deck):
+            if isinstance(item, str):
+                item = Card(item)
+            elif not isinstance(item, Card):
+                raise TypeError(f"deck[{position}] must be a Card or a card text, got {type(item).__name__}")
+            cards.append(item)
+    problem = card_set_problem(cards, "the deck")
+    if problem:
+        raise DeckError(problem)
+    return cards

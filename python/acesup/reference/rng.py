@@ -1,0 +1,108 @@
+"""The generator of RNG.md: SplitMix64, Lemire's bounded draw, the shuffle and the
+per-game seeds. Every random number of the package comes from here."""
+
+from __future__ import annotations
+
+from .cards import ALL_CARDS, U64, Card, int_arg
+
+__all__ = ["Rng", "game_seed", "deck_from_seed", "shuffled_deck"]
+
+_MASK = U64 - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix(z: int) -> int:
+    """The output function of SplitMix64 (the last three lines of next_u64)."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+class Rng:
+    """SplitMix64 (RNG.md). The whole state is one 64-bit integer, ``state``.
+
+    ``Rng(seed)`` takes an int in [0, 2**64): ``ValueError`` otherwise, ``TypeError``
+    for a non-int. An Rng is mutable (drawing advances it), so it is unhashable;
+    ``==`` compares states, and copies and pickles carry the state.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        self._state = int_arg(seed, "seed", 0, U64)
+
+    @property
+    def state(self) -> int:
+        """The current state: ``Rng(rng.state)`` continues exactly where rng is."""
+        return self._state
+
+    def next_u64(self) -> int:
+        """The next 64-bit output."""
+        self._state = (self._state + _GOLDEN) & _MASK
+        return _mix(self._state)
+
+    def below(self, n: int) -> int:
+        """A uniform int in [0, n), by Lemire's method with rejection (RNG.md).
+
+        Raises ``ValueError`` unless 1 <= n < 2**64 (``TypeError`` for a non-int),
+        without drawing.
+        """
+        n = int_arg(n, "n", 1, U64)
+        m = self.next_u64() * n
+        if m & _MASK < n:
+            threshold = (U64 - n) % n
+            while m & _MASK < threshold:
+                m = self.next_u64() * n
+        return m >> 64
+
+    def copy(self) -> Rng:
+        """An independent generator in the same state."""
+        return Rng(self._state)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> Rng:
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rng):
+            return self._state == other._state
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"Rng({self._state})"
+
+    def __reduce__(self) -> tuple[type[Rng], tuple[int]]:
+        return Rng, (self._state,)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run with master seed ``seed``: the
+    (index+1)-th output of ``Rng(seed)``, computed directly (RNG.md).
+
+    Both arguments must be ints in [0, 2**64): ``ValueError`` otherwise, ``TypeError``
+    for a non-int.
+    """
+    seed = int_arg(seed, "seed", 0, U64)
+    index = int_arg(index, "index", 0, U64)
+    return _mix((seed + (index + 1) * _GOLDEN) & _MASK)
+
+
+def shuffled_deck(rng: Rng) -> list[Card]:
+    """The 52 cards in index order, shuffled by Fisher-Yates from the last index
+    down with ``rng.below`` (51 calls, RNG.md). Advances ``rng``."""
+    deck = list(ALL_CARDS)
+    for i in range(51, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def deck_from_seed(seed: int) -> list[Card]:
+    """The deck that ``Game.from_seed(seed)`` deals, in deal order.
+
+    ``ValueError`` unless seed is an int in [0, 2**64), ``TypeError`` for a non-int.
+    """
+    return shuffled_deck(Rng(seed))
