@@ -1,0 +1,75 @@
+//! Aces Up: the native engine.
+//!
+//! Plain Rust, with no Python types: the modules mirror the pure-Python reference
+//! engine (`acesup.reference`) file for file, and `cargo test` runs without an
+//! interpreter. The rules are in `docs/RULES.md`, the generator in `docs/RNG.md`,
+//! the Python API in `docs/API.md`; the PyO3 bindings (`src/python.rs`, feature
+//! `python`) only translate.
+//!
+//! - [`cards`]: cards and decks (R1, R6.1, R6.2).
+//! - [`rules`]: the rule options (R5, R6.4) and every rule predicate (R1.2, R2, R3, R7).
+//! - [`rng`]: SplitMix64, bounded draws, the shuffle and `game_seed` (RNG.md).
+//! - [`game`]: moves (R6.3), positions (R6.5, R6.6) and games with history and stream.
+//! - [`strategies`]: the built-in strategies (STRATEGIES.md).
+//! - [`stats`]: score histograms and their statistics.
+//! - [`simulate`]: seeded batch play-outs, on any number of threads.
+
+pub mod cards;
+pub mod game;
+pub mod rng;
+pub mod rules;
+pub mod simulate;
+pub mod stats;
+pub mod strategies;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use cards::Card;
+pub use game::{Game, Move, Position};
+pub use rng::{deck_from_seed, game_seed, Rng};
+pub use rules::Rules;
+pub use stats::Stats;
+
+use std::fmt;
+
+/// Which exception of `acesup.errors` an [`Error`] stands for (`Value` is a plain
+/// `ValueError`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    Card,
+    Deck,
+    Position,
+    Rules,
+    Move,
+    IllegalMove,
+    Undo,
+    Strategy,
+    Value,
+}
+
+/// An error of the engine: its kind and the message shown to the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

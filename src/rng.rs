@@ -1,0 +1,365 @@
+//! The seeded generator of docs/RNG.md: SplitMix64, Lemire's bounded draws, the
+//! Fisher-Yates shuffle and the per-game seeds of a batch run. All arithmetic wraps
+//! modulo 2⁶⁴, exactly as the reference engine's.
+
+use crate::cards::{Card, DECK_SIZE};
+
+/// The SplitMix64 increment (the golden ratio in 64-bit fixed point).
+pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64: the state is one 64-bit integer, the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rng {
+    state: u64,
+}
+
+impl Rng {
+    pub const fn new(seed: u64) -> Rng {
+        Rng { state: seed }
+    }
+
+    /// The current state (the seed before any draw).
+    pub const fn state(&self) -> u64 {
+        self.state
+    }
+
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(GOLDEN);
+        mix(self.state)
+    }
+
+    /// Skip `k` draws: what `k` calls of `next_u64()`, or of `below(1)`, do to the
+    /// state.
+    #[inline]
+    pub fn skip(&mut self, k: u64) {
+        self.state = self.state.wrapping_add(k.wrapping_mul(GOLDEN));
+    }
+
+    /// A uniform integer in [0, n) by Lemire's method with rejection (RNG.md).
+    /// `n` must be at least 1: callers check it (`below(0)` is an error in the API).
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        debug_assert!(n >= 1, "below(0)");
+        let mut m = u128::from(self.next_u64()) * u128::from(n);
+        if (m as u64) < n {
+            let t = n.wrapping_neg() % n;
+            while (m as u64) < t {
+                m = u128::from(self.next_u64()) * u128::from(n);
+            }
+        }
+        (m >> 64) as u64
+    }
+}
+
+/// The output function of SplitMix64: the last three lines of `next_u64()`.
+#[inline]
+pub const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `index` of a run with master seed `seed`: the (index+1)-th
+/// output of `Rng(seed)`, in constant time.
+#[inline]
+pub const fn game_seed(seed: u64, index: u64) -> u64 {
+    mix(seed.wrapping_add(index.wrapping_add(1).wrapping_mul(GOLDEN)))
+}
+
+/// Shuffle the 52 cards from `rng` (Fisher-Yates from the last index down, 51
+/// draws), leaving `rng` just after the shuffle: the game's strategy stream.
+#[inline]
+pub fn shuffle(rng: &mut Rng) -> [Card; DECK_SIZE] {
+    let mut deck: [Card; DECK_SIZE] = std::array::from_fn(|i| Card::new(i as u8));
+    for i in (1..DECK_SIZE).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        deck.swap(i, j);
+    }
+    deck
+}
+
+/// The deck of `Game.from_seed(seed)`.
+pub fn deck_from_seed(seed: u64) -> [Card; DECK_SIZE] {
+    deck_from_seed_and_stream(seed).0
+}
+
+/// The deck of `Game.from_seed(seed)` and its strategy stream: `Rng(seed)` just
+/// after the shuffle.
+pub fn deck_from_seed_and_stream(seed: u64) -> ([Card; DECK_SIZE], Rng) {
+    let mut rng = Rng::new(seed);
+    (shuffle(&mut rng), rng)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documented_vectors() {
+        let mut rng = Rng::new(0);
+        let outputs: Vec<u64> = (0..4).map(|_| rng.next_u64()).collect();
+        assert_eq!(
+            outputs,
+            [
+                0xe220a8397b1dcdaf,
+                0x6e789e6aa1b965f4,
+                0x06c45d188009454f,
+                0xf88bb8a8724c81ec
+            ]
+        );
+    }
+
+    #[test]
+    fn game_seed_is_the_nth_output() {
+        for seed in [0, 1, 42, u64::MAX] {
+            let mut rng = Rng::new(seed);
+            for index in 0..20 {
+                assert_eq!(game_seed(seed, index), rng.next_u64());
+            }
+        }
+    }
+
+    #[test]
+    fn below_is_in_range_and_unbiased_at_the_edges() {
+        let mut rng = Rng::new(7);
+        for n in [1, 2, 3, 52, u64::MAX, 1 << 63, (1 << 63) + 1] {
+            for _ in 0..100 {
+                assert!(rng.below(n) < n);
+            }
+        }
+        // n = 2**63 + 1 rejects almost half the draws: more draws than calls.
+        let mut rng = Rng::new(0);
+        let mut draws = 0;
+        for _ in 0..100 {
+            let mut probe = rng;
+            rng.below((1 << 63) + 1);
+            while probe != rng {
+                probe.next_u64();
+                draws += 1;
+            }
+        }
+        assert!(draws > 120, "{draws}");
+    }
+
+    #[test]
+    fn shuffle_is_a_permutation() {
+        for seed in 0..100 {
+            let deck = deck_from_seed(seed);
+            let mut sorted = deck;
+            sorted.sort();
+            assert!(sorted.iter().copied().eq(Card::all()));
+        }
+    }
+
+    /// The vectors of `tests/data/rng_vectors.json`, written from an independent
+    /// implementation, read with a minimal JSON scanner (the file holds only
+    /// objects, arrays, strings and unsigned integers).
+    mod json_vectors {
+        use super::*;
+        use std::collections::BTreeMap;
+
+        const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rng_vectors.json");
+
+        #[derive(Debug, Clone)]
+        enum Json {
+            Num(u64),
+            Str(String),
+            List(Vec<Json>),
+            Obj(BTreeMap<String, Json>),
+        }
+
+        impl Json {
+            fn num(&self) -> u64 {
+                match self {
+                    Json::Num(n) => *n,
+                    other => panic!("not a number: {other:?}"),
+                }
+            }
+            fn nums(&self) -> Vec<u64> {
+                self.list().iter().map(Json::num).collect()
+            }
+            fn str(&self) -> &str {
+                match self {
+                    Json::Str(s) => s,
+                    other => panic!("not a string: {other:?}"),
+                }
+            }
+            fn list(&self) -> &[Json] {
+                match self {
+                    Json::List(items) => items,
+                    other => panic!("not a list: {other:?}"),
+                }
+            }
+            fn get(&self, key: &str) -> &Json {
+                match self {
+                    Json::Obj(map) => &map[key],
+                    other => panic!("not an object: {other:?}"),
+                }
+            }
+        }
+
+        fn parse(text: &str) -> Json {
+            let bytes = text.as_bytes();
+            let mut pos = 0;
+            let value = parse_value(bytes, &mut pos);
+            skip_space(bytes, &mut pos);
+            assert_eq!(pos, bytes.len(), "trailing text in {PATH}");
+            value
+        }
+
+        fn skip_space(b: &[u8], pos: &mut usize) {
+            while *pos < b.len() && b[*pos].is_ascii_whitespace() {
+                *pos += 1;
+            }
+        }
+
+        fn parse_value(b: &[u8], pos: &mut usize) -> Json {
+            skip_space(b, pos);
+            match b[*pos] {
+                b'{' => {
+                    *pos += 1;
+                    let mut map = BTreeMap::new();
+                    loop {
+                        skip_space(b, pos);
+                        if b[*pos] == b'}' {
+                            *pos += 1;
+                            return Json::Obj(map);
+                        }
+                        let Json::Str(key) = parse_value(b, pos) else {
+                            panic!("object key")
+                        };
+                        skip_space(b, pos);
+                        assert_eq!(b[*pos], b':');
+                        *pos += 1;
+                        map.insert(key, parse_value(b, pos));
+                        skip_space(b, pos);
+                        if b[*pos] == b',' {
+                            *pos += 1;
+                        }
+                    }
+                }
+                b'[' => {
+                    *pos += 1;
+                    let mut items = Vec::new();
+                    loop {
+                        skip_space(b, pos);
+                        if b[*pos] == b']' {
+                            *pos += 1;
+                            return Json::List(items);
+                        }
+                        items.push(parse_value(b, pos));
+                        skip_space(b, pos);
+                        if b[*pos] == b',' {
+                            *pos += 1;
+                        }
+                    }
+                }
+                b'"' => {
+                    let start = *pos + 1;
+                    let mut end = start;
+                    while b[end] != b'"' {
+                        end += if b[end] == b'\\' { 2 } else { 1 };
+                    }
+                    *pos = end + 1;
+                    Json::Str(String::from_utf8(b[start..end].to_vec()).unwrap())
+                }
+                c if c.is_ascii_digit() => {
+                    let start = *pos;
+                    while *pos < b.len() && b[*pos].is_ascii_digit() {
+                        *pos += 1;
+                    }
+                    Json::Num(
+                        std::str::from_utf8(&b[start..*pos])
+                            .unwrap()
+                            .parse()
+                            .unwrap(),
+                    )
+                }
+                c => panic!("unexpected {:?} at {pos} in {PATH}", c as char),
+            }
+        }
+
+        /// The parsed file, or `None` while it does not exist yet.
+        fn vectors() -> Option<Json> {
+            std::fs::read_to_string(PATH).ok().map(|text| parse(&text))
+        }
+
+        #[test]
+        fn next_u64() {
+            let Some(v) = vectors() else { return };
+            for case in v.get("next_u64").list() {
+                let mut rng = Rng::new(case.get("seed").num());
+                let outputs: Vec<u64> = case
+                    .get("outputs")
+                    .list()
+                    .iter()
+                    .map(|_| rng.next_u64())
+                    .collect();
+                assert_eq!(outputs, case.get("outputs").nums());
+            }
+        }
+
+        #[test]
+        fn below() {
+            let Some(v) = vectors() else { return };
+            for case in v.get("below").list() {
+                let seed = case.get("seed").num();
+                let mut rng = Rng::new(seed);
+                let n = case.get("n").num();
+                let outputs: Vec<u64> = case
+                    .get("outputs")
+                    .list()
+                    .iter()
+                    .map(|_| rng.below(n))
+                    .collect();
+                assert_eq!(outputs, case.get("outputs").nums(), "seed {seed} n {n}");
+                assert_eq!(rng.state(), case.get("state_after").num());
+                let draws = case.get("draws").num();
+                assert_eq!(rng.state(), seed.wrapping_add(draws.wrapping_mul(GOLDEN)));
+            }
+        }
+
+        #[test]
+        fn game_seeds() {
+            let Some(v) = vectors() else { return };
+            for case in v.get("game_seed").list() {
+                let (seed, index) = (case.get("seed").num(), case.get("index").num());
+                assert_eq!(
+                    game_seed(seed, index),
+                    case.get("value").num(),
+                    "seed {seed} index {index}"
+                );
+            }
+        }
+
+        #[test]
+        fn decks() {
+            let Some(v) = vectors() else { return };
+            for case in v.get("deck_from_seed").list() {
+                let deck: Vec<String> = deck_from_seed(case.get("seed").num())
+                    .iter()
+                    .map(Card::to_string)
+                    .collect();
+                assert_eq!(deck.join(" "), case.get("deck").str());
+            }
+        }
+
+        #[test]
+        fn strategy_stream() {
+            let Some(v) = vectors() else { return };
+            for case in v.get("strategy_stream").list() {
+                let mut rng = Rng::new(case.get("seed").num());
+                shuffle(&mut rng);
+                let outputs: Vec<u64> = case
+                    .get("n")
+                    .nums()
+                    .into_iter()
+                    .map(|n| rng.below(n))
+                    .collect();
+                assert_eq!(outputs, case.get("outputs").nums());
+                assert_eq!(rng.state(), case.get("state_after").num());
+            }
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! Seeded batch play-outs (docs/API.md `simulate`, RNG.md "Batch runs").
+//!
+//! Game i of master seed s is `Game.from_seed(game_seed(s, i))`, so a game depends
+//! on (s, i) alone and a run gives the same [`Stats`] on any number of threads.
+//! Indices are taken modulo 2⁶⁴, as `game_seed` does.
+
+use crate::cards::DECK_SIZE;
+use crate::game::Position;
+use crate::rng::{game_seed, shuffle, Rng};
+use crate::rules::Rules;
+use crate::stats::Stats;
+use crate::strategies::Strategy;
+use crate::{Error, ErrorKind, Result};
+use rayon::prelude::*;
+
+/// Games per thread between two checks for Ctrl-C by the bindings: tens of
+/// milliseconds of work.
+pub const CHUNK_PER_THREAD: u64 = 1 << 15;
+
+/// More threads than this give nothing on any machine; a larger request is capped
+/// (the results do not depend on it).
+pub const MAX_THREADS: usize = 256;
+
+/// The score of game `index` of master seed `seed`, played in `pos` (reused, so
+/// that nothing is allocated per game).
+#[inline]
+pub fn play_game<S: Strategy + ?Sized>(
+    strategy: &S,
+    pos: &mut Position,
+    seed: u64,
+    index: u64,
+) -> usize {
+    let mut rng = Rng::new(game_seed(seed, index));
+    let deck: [_; DECK_SIZE] = shuffle(&mut rng);
+    pos.deal_from(&deck);
+    strategy.play_out(pos, &mut rng);
+    pos.score()
+}
+
+/// Games `start .. start + count` (modulo 2⁶⁴) of master seed `seed`, on this thread.
+pub fn run_games<S: Strategy + ?Sized>(
+    strategy: &S,
+    rules: Rules,
+    seed: u64,
+    start: u64,
+    count: u64,
+) -> Stats {
+    let mut stats = Stats::empty();
+    let mut pos = Position::from_deck(&crate::rng::deck_from_seed(0), rules);
+    for i in 0..count {
+        stats.record(play_game(strategy, &mut pos, seed, start.wrapping_add(i)));
+    }
+    stats
+}
+
+/// Where a run's games are played.
+pub enum Pool {
+    /// The calling thread.
+    Current,
+    /// Rayon's global pool: all cores.
+    Global,
+    /// A pool of its own, with a chosen number of threads.
+    Dedicated(rayon::ThreadPool),
+}
+
+impl Pool {
+    /// `None`: all cores; `Some(1)`: the calling thread; `Some(n)`: n threads (at
+    /// most [`MAX_THREADS`]).
+    pub fn new(threads: Option<usize>) -> Result<Pool> {
+        match threads {
+            None => Ok(Pool::Global),
+            Some(0) => Err(Error::new(
+                ErrorKind::Value,
+                "threads must be None or a positive int, got 0",
+            )),
+            Some(1) => Ok(Pool::Current),
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n.min(MAX_THREADS))
+                .thread_name(|i| format!("acesup-{i}"))
+                .build()
+                .map(Pool::Dedicated)
+                .map_err(|e| {
+                    Error::new(ErrorKind::Value, format!("cannot start {n} threads: {e}"))
+                }),
+        }
+    }
+
+    /// The number of threads that play.
+    pub fn threads(&self) -> usize {
+        match self {
+            Pool::Current => 1,
+            Pool::Global => rayon::current_num_threads(),
+            Pool::Dedicated(pool) => pool.current_num_threads(),
+        }
+    }
+
+    /// How many games to play between two checks for Ctrl-C.
+    pub fn chunk(&self) -> u64 {
+        CHUNK_PER_THREAD * self.threads() as u64
+    }
+
+    /// Games `start .. start + count` of master seed `seed`, on this pool.
+    pub fn run<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        rules: Rules,
+        seed: u64,
+        start: u64,
+        count: u64,
+    ) -> Stats {
+        let parallel = || {
+            (0..count)
+                .into_par_iter()
+                .fold(
+                    || {
+                        (
+                            Stats::empty(),
+                            Position::from_deck(&crate::rng::deck_from_seed(0), rules),
+                        )
+                    },
+                    |(mut stats, mut pos), i| {
+                        stats.record(play_game(strategy, &mut pos, seed, start.wrapping_add(i)));
+                        (stats, pos)
+                    },
+                )
+                .map(|(stats, _)| stats)
+                .reduce(Stats::empty, |a, b| {
+                    a.merge(&b).expect("a chunk's counts fit in u64")
+                })
+        };
+        match self {
+            Pool::Current => run_games(strategy, rules, seed, start, count),
+            Pool::Global => parallel(),
+            Pool::Dedicated(pool) => pool.install(parallel),
+        }
+    }
+}
+
+impl Pool {
+    /// Every game's score, in game-index order, for games `start .. start + count`
+    /// of master seed `seed` on this pool (the same at any thread count).
+    pub fn run_scores<S: Strategy + ?Sized>(
+        &self,
+        strategy: &S,
+        rules: Rules,
+        seed: u64,
+        start: u64,
+        count: u64,
+    ) -> Vec<u8> {
+        let new_position = || Position::from_deck(&crate::rng::deck_from_seed(0), rules);
+        let parallel = || {
+            (0..count)
+                .into_par_iter()
+                .map_init(new_position, |pos, i| {
+                    play_game(strategy, pos, seed, start.wrapping_add(i)) as u8
+                })
+                .collect()
+        };
+        match self {
+            Pool::Current => {
+                let mut pos = new_position();
+                (0..count)
+                    .map(|i| play_game(strategy, &mut pos, seed, start.wrapping_add(i)) as u8)
+                    .collect()
+            }
+            Pool::Global => parallel(),
+            Pool::Dedicated(pool) => pool.install(parallel),
+        }
+    }
+}
+
+/// The chunks of a run of `games` games from `start` (up to 2⁶⁴ of them, indices
+/// modulo 2⁶⁴): (first index, count) pairs of at most `chunk` games.
+pub fn chunks(start: u64, games: u128, chunk: u64) -> impl Iterator<Item = (u64, u64)> {
+    let chunk = chunk.max(1);
+    (0..games.div_ceil(u128::from(chunk))).map(move |k| {
+        let done = k * u128::from(chunk);
+        (
+            start.wrapping_add(done as u64),
+            (games - done).min(u128::from(chunk)) as u64,
+        )
+    })
+}
+
+/// `simulate(games, strategy, rules, seed, threads=threads, start=start)` for Rust
+/// callers, without the bindings' checks for Ctrl-C between chunks.
+pub fn simulate<S: Strategy + ?Sized>(
+    strategy: &S,
+    games: u64,
+    rules: Rules,
+    seed: u64,
+    threads: Option<usize>,
+    start: u64,
+) -> Result<Stats> {
+    Ok(Pool::new(threads)?.run(strategy, rules, seed, start, games))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::strategies::{Builtin, Random};
+
+    /// The play-out loop gives what playing the documented random strategy on a
+    /// `Game` gives, game by game.
+    #[test]
+    fn play_game_matches_game_play() {
+        for rules in [
+            Rules::standard(),
+            Rules::easy(),
+            Rules::strict(),
+            Rules::reverse(),
+        ] {
+            let mut pos = Position::from_deck(&crate::rng::deck_from_seed(0), rules);
+            for i in 0..300 {
+                let score = play_game(&Random, &mut pos, 7, i);
+                let mut game = Game::from_seed(game_seed(7, i), rules);
+                while let Some(mv) = {
+                    let mut rng = *game.rng();
+                    let mv = Random.choose(game.position(), &mut rng);
+                    *game.rng_mut() = rng;
+                    mv
+                } {
+                    game.play(mv).unwrap();
+                }
+                assert_eq!(score, game.score());
+                // The same end, but for the order of the discards.
+                let sorted = |p: &Position| {
+                    let mut d = p.discards().to_vec();
+                    d.sort();
+                    (
+                        (0..4).map(|i| p.pile(i).to_vec()).collect::<Vec<_>>(),
+                        p.stock().to_vec(),
+                        d,
+                    )
+                };
+                assert_eq!(sorted(&pos), sorted(game.position()));
+                pos.check_invariants();
+            }
+        }
+    }
+
+    #[test]
+    fn same_stats_at_any_thread_count() {
+        let strategy = Builtin::parse("random").unwrap();
+        let rules = Rules {
+            relocate_single: true,
+            ..Rules::easy()
+        };
+        let one = simulate(&strategy, 5000, rules, 3, Some(1), 0).unwrap();
+        assert_eq!(one.games(), 5000);
+        for threads in [None, Some(2), Some(3)] {
+            assert_eq!(
+                simulate(&strategy, 5000, rules, 3, threads, 0).unwrap(),
+                one
+            );
+        }
+        // Scores, in game order at any thread count, make the same histogram.
+        let scores = Pool::new(Some(1))
+            .unwrap()
+            .run_scores(&strategy, rules, 3, 0, 5000);
+        assert_eq!(Stats::from_scores(&scores).unwrap(), one);
+        for threads in [None, Some(2), Some(3)] {
+            assert_eq!(
+                Pool::new(threads)
+                    .unwrap()
+                    .run_scores(&strategy, rules, 3, 0, 5000),
+                scores
+            );
+        }
+        // Shards add up to the whole run.
+        let a = simulate(&strategy, 1234, rules, 3, Some(2), 0).unwrap();
+        let b = simulate(&strategy, 5000 - 1234, rules, 3, Some(1), 1234).unwrap();
+        assert_eq!(a.merge(&b).unwrap(), one);
+        // Chunks cover the run once.
+        let covered: Vec<(u64, u64)> = chunks(10, 25, 10).collect();
+        assert_eq!(covered, [(10, 10), (20, 10), (30, 5)]);
+        assert_eq!(
+            chunks(u64::MAX, 2, 1).collect::<Vec<_>>(),
+            [(u64::MAX, 1), (0, 1)]
+        );
+        assert_eq!(chunks(0, 0, 10).count(), 0);
+    }
+
+    #[test]
+    fn random_play_wins_sometimes() {
+        let stats = simulate(&Random, 20_000, Rules::standard(), 0, None, 0).unwrap();
+        assert!(stats.wins() > 0 && stats.wins() < 2000, "{stats}");
+    }
+}

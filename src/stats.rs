@@ -1,0 +1,315 @@
+//! Score histograms and their statistics (docs/API.md, Stats).
+//!
+//! The floats are computed in the exact order of API.md, and every division of two
+//! integers is rounded once, as Python's `int / int` is, so that both engines give
+//! the same bits.
+
+use crate::{Error, ErrorKind, Result};
+use std::fmt;
+
+/// The number of possible scores, 0 to 48.
+pub const SCORES: usize = 49;
+/// The z of a two-sided 95% interval.
+pub const Z95: f64 = 1.959963984540054;
+
+/// How many games ended with each score 0..48.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Stats {
+    histogram: [u64; SCORES],
+}
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats::empty()
+    }
+}
+
+impl Stats {
+    /// No games.
+    pub const fn empty() -> Stats {
+        Stats {
+            histogram: [0; SCORES],
+        }
+    }
+
+    /// `Stats(histogram)`: exactly 49 counts, else `ValueError`.
+    pub fn from_histogram(histogram: &[u64]) -> Result<Stats> {
+        let histogram = histogram.try_into().map_err(|_| {
+            Error::new(
+                ErrorKind::Value,
+                format!(
+                    "histogram must hold 49 counts (scores 0 to 48), got {}",
+                    histogram.len()
+                ),
+            )
+        })?;
+        Ok(Stats { histogram })
+    }
+
+    /// The histogram of per-game scores (each 0..48, else `ValueError`).
+    pub fn from_scores(scores: &[u8]) -> Result<Stats> {
+        let mut stats = Stats::empty();
+        for &score in scores {
+            match stats.histogram.get_mut(usize::from(score)) {
+                Some(count) => *count += 1,
+                None => return Err(scores_mismatch()),
+            }
+        }
+        Ok(stats)
+    }
+
+    /// Ok when `scores`, every game's score in game-index order, are those of the
+    /// games this histogram counts; `ValueError` otherwise.
+    pub fn check_scores(&self, scores: &[u8]) -> Result<()> {
+        match Stats::from_scores(scores) {
+            Ok(counted) if counted == *self => Ok(()),
+            _ => Err(scores_mismatch()),
+        }
+    }
+
+    /// Count one game that ended with `score` (0..48).
+    #[inline]
+    pub fn record(&mut self, score: usize) {
+        self.histogram[score] += 1;
+    }
+
+    pub fn histogram(&self) -> &[u64; SCORES] {
+        &self.histogram
+    }
+
+    pub fn games(&self) -> u128 {
+        self.histogram.iter().map(|&n| u128::from(n)).sum()
+    }
+
+    pub fn wins(&self) -> u64 {
+        self.histogram[SCORES - 1]
+    }
+
+    pub fn losses(&self) -> u128 {
+        self.games() - u128::from(self.wins())
+    }
+
+    /// `wins / games`; NaN when there are no games.
+    pub fn win_rate(&self) -> f64 {
+        ratio(u128::from(self.wins()), self.games())
+    }
+
+    /// `sum(s * histogram[s]) / games`; NaN when there are no games.
+    pub fn mean_score(&self) -> f64 {
+        let total: u128 = self
+            .histogram
+            .iter()
+            .enumerate()
+            .map(|(s, &n)| s as u128 * u128::from(n))
+            .sum();
+        ratio(total, self.games())
+    }
+
+    /// The Wilson 95% interval on the win rate, in the order of API.md;
+    /// `(0.0, 1.0)` when there are no games.
+    pub fn ci95(&self) -> (f64, f64) {
+        let n = self.games();
+        if n == 0 {
+            return (0.0, 1.0);
+        }
+        let z = Z95;
+        let nf = n as f64; // Python converts an int operand of a float operation like this
+        let p = ratio(u128::from(self.wins()), n);
+        let z2 = z * z;
+        let denom = 1.0 + z2 / nf;
+        let center = (p + z2 / (2 * n) as f64) / denom;
+        let half = z * (p * (1.0 - p) / nf + z2 / four_n_squared(n)).sqrt() / denom;
+        (py_max(0.0, center - half), py_min(1.0, center + half))
+    }
+
+    /// The sum of two runs' statistics: `ValueError` if a count overflows.
+    pub fn merge(&self, other: &Stats) -> Result<Stats> {
+        let mut histogram = self.histogram;
+        for (a, b) in histogram.iter_mut().zip(other.histogram) {
+            *a = a.checked_add(b).ok_or_else(|| {
+                Error::new(ErrorKind::Value, "a count of the sum exceeds 2**64 - 1")
+            })?;
+        }
+        Ok(Stats { histogram })
+    }
+
+    /// `repr`: `Stats(histogram=(...))`.
+    pub fn repr(&self) -> String {
+        let counts: Vec<String> = self.histogram.iter().map(u64::to_string).collect();
+        format!("Stats(histogram=({}))", counts.join(", "))
+    }
+}
+
+impl fmt::Display for Stats {
+    /// A short summary: `1000 games, 3 won, win rate 0.00300 (95% CI 0.00102 to
+    /// 0.00879), mean score 35.042`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.games() == 0 {
+            return f.write_str("0 games");
+        }
+        let (low, high) = self.ci95();
+        write!(
+            f,
+            "{} games, {} won, win rate {:.5} (95% CI {low:.5} to {high:.5}), mean score {:.3}",
+            self.games(),
+            self.wins(),
+            self.win_rate(),
+            self.mean_score()
+        )
+    }
+}
+
+fn scores_mismatch() -> Error {
+    Error::new(
+        ErrorKind::Value,
+        "scores must be the scores (0 to 48) of the games the histogram counts, in game-index order; \
+         they do not match the histogram",
+    )
+}
+
+/// Python's `max(a, b)`: `b` only when it is greater.
+fn py_max(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// Python's `min(a, b)`: `b` only when it is smaller.
+fn py_min(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `float(4 * n * n)` for an integer n < 2¹²⁶, rounded once like Python's.
+fn four_n_squared(n: u128) -> f64 {
+    let (hi, lo) = mul_wide(n, n);
+    u256_to_f64((hi << 2) | (lo >> 126), lo << 2)
+}
+
+/// The 256-bit product `x·y` as (hi, lo) halves.
+fn mul_wide(x: u128, y: u128) -> (u128, u128) {
+    const LOW: u128 = u64::MAX as u128;
+    let (x1, x0, y1, y0) = (x >> 64, x & LOW, y >> 64, y & LOW);
+    let (mid1, mid2) = (x1 * y0, x0 * y1);
+    let (lo, c1) = (x0 * y0).overflowing_add(mid1 << 64);
+    let (lo, c2) = lo.overflowing_add(mid2 << 64);
+    let hi = x1 * y1 + (mid1 >> 64) + (mid2 >> 64) + u128::from(c1) + u128::from(c2);
+    (hi, lo)
+}
+
+/// A 256-bit integer `hi·2¹²⁸ + lo` as the nearest f64 (ties to even).
+fn u256_to_f64(hi: u128, lo: u128) -> f64 {
+    if hi == 0 {
+        return lo as f64;
+    }
+    let shift = 128 - hi.leading_zeros(); // bits of hi, 1..=128
+                                          // The top 128 bits, with every bit shifted out folded into the lowest (sticky) bit,
+                                          // far below the 53 bits kept: the one rounding then decides as the exact value would.
+    let top = (hi << (128 - shift)) | lo.checked_shr(shift).unwrap_or(0);
+    let sticky = u128::from(lo.checked_shl(128 - shift).unwrap_or(0) != 0);
+    (top | sticky) as f64 * 2f64.powi(shift as i32)
+}
+
+/// `a / b` for integers, rounded once to the nearest f64 (ties to even), as Python's
+/// `int / int`; NaN when b is 0. For a, b < 2⁷⁷.
+fn ratio(a: u128, b: u128) -> f64 {
+    const EXACT: u128 = 1 << 53;
+    if b == 0 {
+        return f64::NAN;
+    }
+    if a <= EXACT && b <= EXACT {
+        return a as f64 / b as f64; // both exact, one rounding
+    }
+    if a == 0 {
+        return 0.0;
+    }
+    // A quotient of 56 bits or more, and a sticky bit for the remainder.
+    let shift = 56 + (128 - b.leading_zeros()) as i32 - (128 - a.leading_zeros()) as i32;
+    let (q, r) = if shift >= 0 {
+        let a = a << shift;
+        (a / b, a % b)
+    } else {
+        let b = b << -shift;
+        (a / b, a % b)
+    };
+    (q | u128::from(r != 0)) as f64 * 2f64.powi(-shift)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        let mut h = [0u64; SCORES];
+        h[48] = 3;
+        h[10] = 7;
+        let s = Stats::from_histogram(&h).unwrap();
+        assert_eq!((s.games(), s.wins(), s.losses()), (10, 3, 7));
+        assert_eq!(s.win_rate(), 0.3);
+        assert_eq!(s.mean_score(), (3.0 * 48.0 + 70.0) / 10.0);
+        assert_eq!(s.merge(&s).unwrap().games(), 20);
+        assert!(Stats::from_histogram(&h[..48]).is_err());
+        let e = Stats::empty();
+        assert!(e.win_rate().is_nan() && e.mean_score().is_nan());
+        assert_eq!(e.ci95(), (0.0, 1.0));
+    }
+
+    #[test]
+    fn scores() {
+        let stats = Stats::from_scores(&[3, 48, 3, 0]).unwrap();
+        assert_eq!(
+            (stats.games(), stats.wins(), stats.histogram()[3]),
+            (4, 1, 2)
+        );
+        assert!(stats.check_scores(&[48, 3, 3, 0]).is_ok());
+        assert_eq!(
+            stats.check_scores(&[48, 3, 3]).unwrap_err().kind,
+            ErrorKind::Value
+        );
+        assert!(Stats::from_scores(&[49]).is_err());
+    }
+
+    #[test]
+    fn wilson_interval() {
+        // 10 wins in 100 games: the Wilson interval is about (0.0552, 0.1744).
+        let mut h = [0u64; SCORES];
+        h[48] = 10;
+        h[0] = 90;
+        let (lo, hi) = Stats::from_histogram(&h).unwrap().ci95();
+        assert!(
+            (lo - 0.05522914).abs() < 1e-6 && (hi - 0.17436566).abs() < 1e-6,
+            "{lo} {hi}"
+        );
+        // All wins: the upper end is clamped to 1.
+        let mut h = [0u64; SCORES];
+        h[48] = 5;
+        assert_eq!(Stats::from_histogram(&h).unwrap().ci95().1, 1.0);
+    }
+
+    #[test]
+    fn ratios_round_once() {
+        // Exact for small operands.
+        assert_eq!(ratio(1, 3), 1.0 / 3.0);
+        // 2^60 + 1 over 3: the exact quotient, rounded once.
+        let a: u128 = (1 << 60) + 1;
+        let q = ratio(a, 3);
+        let exact = a / 3; // 384307168202282325, remainder 2
+        assert_eq!(q, exact as f64 + 0.0); // rounds to the same double as its integer part here
+                                           // Ties to even at 2^54 + 2: 2^54 + 2 / 1 is exact in 55 bits, so it is 2^54 + 2 rounded: even.
+        assert_eq!(ratio((1 << 54) + 2, 1), ((1u128 << 54) + 2) as f64);
+        assert_eq!(ratio((1 << 54) + 3, 1), ((1u128 << 54) + 3) as f64 + 0.0);
+        assert_eq!(ratio(u128::from(u64::MAX) * 48, u128::from(u64::MAX)), 48.0);
+        // The 256-bit square rounds like the exact product.
+        assert_eq!(four_n_squared(3), 36.0);
+        assert_eq!(four_n_squared(1 << 63), 2f64.powi(128));
+        let n: u128 = (1 << 64) + 12345;
+        let expected = 4.0 * 2f64.powi(128) * (1.0 + 2.0 * 12345.0 * 2f64.powi(-64)); // below the last bit: 2^130
+        assert_eq!(four_n_squared(n), expected);
+    }
+}
