@@ -1,0 +1,203 @@
+"""Shared helpers of the conformance suite: rule options, positions built by hand,
+random walks through games, and the plain-Python facts the tests check against.
+
+Everything here takes the engine module as an argument, so the same helper serves
+``acesup`` (native) and ``acesup.reference``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import random
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+DATA = Path(__file__).parent / "data"
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+SUIT_NAMES = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+ALL_CARDS = [r + s for s in SUITS for r in RANKS]  # index order (R1.1)
+
+FILLS = ("top", "ace", "any")
+DEALS = ("free", "stuck")
+BOOLS = (False, True)
+RULE_OPTIONS = [
+    dict(fill=f, deal=d, relocate_single=r, ace_high=a)
+    for f, d, r, a in itertools.product(FILLS, DEALS, BOOLS, BOOLS)
+]
+STANDARD_TEXT = "fill=top,deal=free,relocate_single=false,ace_high=true"
+
+# R4.3: 48 discards, 12 deals, at most 4 fills after each of them plus 4 at the start.
+MAX_MOVES_WITHOUT_RELOCATE = 48 + 12 + 4 * (48 + 12 + 1)
+
+U64 = 2**64
+
+# The order-preserving relabelling of the reverse variant onto the standard one:
+# A 2 3 ... K (low to high, ace_high=False) -> 2 3 4 ... A (low to high, standard).
+REVERSE_RANKS = "A23456789TJQK"
+RELABEL = dict(zip(REVERSE_RANKS, RANKS))
+
+
+ENGINES = {"reference": "acesup.reference", "native": "acesup"}
+
+
+def load_engine(name):
+    """The engine module, imported on demand so that collecting the suite never
+    needs the native extension."""
+    return importlib.import_module(ENGINES[name])
+
+
+def load_json(name):
+    with open(DATA / name, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def rules_text(fill="top", deal="free", relocate_single=False, ace_high=True):
+    return (
+        f"fill={fill},deal={deal},relocate_single={str(relocate_single).lower()},"
+        f"ace_high={str(ace_high).lower()}"
+    )
+
+
+def relabel_card(text):
+    return RELABEL[text[0]] + text[1]
+
+
+def cards_text(cards):
+    """Cards as canonical text, concatenated as in a position (R6.5): '-' when empty."""
+    return "".join(str(c) for c in cards) or "-"
+
+
+# --- positions built by hand ------------------------------------------------------
+
+
+def position(piles, stock=None, discards=None, rules=STANDARD_TEXT, stock_len=None):
+    """The R6.5 text of a position with the given piles (lists of card text, bottom
+    to top). Cards not named go to the stock (in index order) and the discards:
+    with ``stock_len`` given, the stock takes that many of them and the rest, which
+    must not include a top-rank card, are discarded; by default the stock takes the
+    largest multiple of 4 that leaves the discards free of aces and kings.
+    """
+    used = [c for p in piles for c in p] + list(stock or []) + list(discards or [])
+    assert len(used) == len(set(used)), used
+    rest = [c for c in ALL_CARDS if c not in used]
+    if stock is None and discards is None:
+        high = [c for c in rest if c[0] in "AK"]
+        low = [c for c in rest if c[0] not in "AK"]
+        if stock_len is None:
+            stock_len = len(high) + (-len(high)) % 4
+        assert stock_len >= len(high) and stock_len % 4 == 0
+        stock = high + low[: stock_len - len(high)]
+        discards = low[stock_len - len(high):]
+    elif stock is None:
+        stock = rest
+    elif discards is None:
+        discards = rest
+    else:
+        assert not rest, rest
+    field = lambda cs: "".join(cs) or "-"
+    return f"{'/'.join(field(p) for p in piles)} {field(stock)} {field(discards)} {rules}"
+
+
+# --- well-formed moves --------------------------------------------------------------
+
+
+def wellformed_moves(engine, game):
+    """Every move that can exist in this position: discards 0-3, every fill src != dst
+    with index 0..len(src) (one past the bottom card), and the deal."""
+    moves = [engine.Move.discard(p) for p in range(4)]
+    piles = game.piles
+    for src in range(4):
+        for dst in range(4):
+            if src != dst:
+                moves += [engine.Move.fill(src, dst, index=i) for i in range(len(piles[src]) + 1)]
+    moves.append(engine.Move.deal())
+    return moves
+
+
+def all_cards_of(game):
+    return [str(c) for p in game.piles for c in p] + [str(c) for c in game.stock] + [
+        str(c) for c in game.discards
+    ]
+
+
+# --- random walks -------------------------------------------------------------------
+
+seeds = st.integers(min_value=0, max_value=U64 - 1)
+rule_options = st.fixed_dictionaries(
+    {
+        "fill": st.sampled_from(FILLS),
+        "deal": st.sampled_from(DEALS),
+        "relocate_single": st.booleans(),
+        "ace_high": st.booleans(),
+    }
+)
+
+
+class Path:
+    """A way through a game: at most ``length`` moves, the first picks chosen by
+    Hypothesis (``prefix``, so that it can shrink them) and the rest drawn from
+    ``random.Random(tail)``. Pick c plays ``legal_moves()[c % len(legal_moves())]``."""
+
+    def __init__(self, prefix, tail, length):
+        self.prefix, self.tail, self.length = list(prefix), tail, length
+
+    def picks(self):
+        rnd = random.Random(self.tail)
+        for k in range(self.length):
+            yield self.prefix[k] if k < len(self.prefix) else rnd.randrange(2**16)
+
+    def __repr__(self):
+        return f"Path(prefix={self.prefix!r}, tail={self.tail!r}, length={self.length!r})"
+
+
+_prefixes = st.lists(st.integers(min_value=0, max_value=2**16), max_size=20)
+_tails = st.integers(min_value=0, max_value=2**32 - 1)
+# Mostly to the end of the game, sometimes stopping midway.
+paths = st.builds(Path, _prefixes, _tails, st.one_of(st.just(1000), st.integers(min_value=0, max_value=150)))
+full_paths = st.builds(Path, _prefixes, _tails, st.just(1000))
+
+
+def pick(moves, choice):
+    return moves[choice % len(moves)]
+
+
+def walk(game, path):
+    """Plays the moves of ``path`` until it ends or the game is over, yielding each
+    move before it is played (the game is mutated in place; after the loop every
+    yielded move has been played)."""
+    for c in path.picks():
+        moves = game.legal_moves()
+        if not moves:
+            return
+        move = pick(moves, c)
+        yield move
+        game.play(move)
+
+
+def random_strategy_moves(game):
+    """The random strategy of RNG.md, written out from the document: plays the game
+    to its end and returns the moves as text."""
+    played = []
+    while True:
+        moves = game.legal_moves()
+        if not moves:
+            return played
+        discards = [m for m in moves if m.kind == "discard"]
+        move = discards[0] if discards else moves[game.randbelow(len(moves))]
+        game.play(move)
+        played.append(str(move))
+
+
+def random_strategy_histogram(engine, games, seed, rules=None, start=0):
+    hist = [0] * 49
+    for i in range(start, start + games):
+        g = engine.Game.from_seed(engine.game_seed(seed, i), rules)
+        random_strategy_moves(g)
+        hist[g.score] += 1
+    return tuple(hist)
