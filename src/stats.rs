@@ -119,7 +119,12 @@ impl Stats {
         let denom = 1.0 + z2 / nf;
         let center = (p + z2 / (2 * n) as f64) / denom;
         let half = z * (p * (1.0 - p) / nf + z2 / four_n_squared(n)).sqrt() / denom;
-        (py_max(0.0, center - half), py_min(1.0, center + half))
+        // The exact endpoints when no game or every game is won: the formula's
+        // rounding would otherwise leave the bound a hair (~1e-17) inside.
+        let wins = u128::from(self.wins());
+        let low = if wins == 0 { 0.0 } else { py_max(0.0, center - half) };
+        let high = if wins == n { 1.0 } else { py_min(1.0, center + half) };
+        (low, high)
     }
 
     /// The sum of two runs' statistics: `ValueError` if a count overflows.

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
 
 from .cards import Frozen, int_arg
 
@@ -14,16 +17,23 @@ Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distributio
 
 
 class Stats(Frozen):
-    """How many games ended with each score, with the figures derived from it.
+    """How many games ended with each score, with the figures derived from it,
+    and optionally each game's score.
 
-    ``Stats(histogram)``: 49 non-negative ints, the number of games that ended
-    with score 0, 1, ..., 48. ``ValueError`` for a wrong length or a negative
-    count, ``TypeError`` for a count that is not an int (bools included) or a
-    histogram that is not iterable. Stats add up (``a + b``, ``sum(shards,
-    Stats.empty())``; ``sum(shards)`` works too).
+    ``Stats(histogram, scores=None)``: ``histogram`` is 49 non-negative ints, the
+    number of games that ended with score 0, 1, ..., 48; ``scores``, when given,
+    is the score of every game in game-index order, as bytes (or any flat buffer
+    of unsigned bytes, such as a bytearray or a NumPy uint8 array), and must
+    agree with the histogram. ``ValueError`` for a wrong length, a negative count
+    or scores that disagree with the histogram, ``TypeError`` for a count that is
+    not an int (bools included), a histogram that is not iterable or scores that
+    are not unsigned bytes. Stats add up (``a + b``, ``sum(shards,
+    Stats.empty())``; ``sum(shards)`` works too), scores included when every
+    shard that has games has them.
     """
 
-    __slots__ = ("histogram", "games", "wins", "losses", "win_rate", "ci95", "mean_score", "_key")
+    __slots__ = ("histogram", "games", "wins", "losses", "win_rate", "ci95", "mean_score", "scores",
+                 "_scores", "_key")
 
     histogram: tuple[int, ...]
     games: int
@@ -32,8 +42,10 @@ class Stats(Frozen):
     win_rate: float  # nan when games == 0
     ci95: tuple[float, float]  # Wilson 95% interval on win_rate; (0.0, 1.0) when games == 0
     mean_score: float  # nan when games == 0
+    scores: np.ndarray | None  # read-only uint8 view of _scores, or None when not recorded
+    _scores: bytes | None
 
-    def __init__(self, histogram: Iterable[int]) -> None:
+    def __init__(self, histogram: Iterable[int], scores: Any = None) -> None:
         if isinstance(histogram, (str, bytes)) or not isinstance(histogram, Iterable):
             raise TypeError(f"histogram must be a sequence of {SCORES} ints, got {type(histogram).__name__}")
         counts = tuple(int_arg(count, f"histogram[{score}]") for score, count in enumerate(histogram))
@@ -46,8 +58,11 @@ class Stats(Frozen):
             mean_score = sum(score * count for score, count in enumerate(counts)) / games
         else:
             win_rate, ci95, mean_score = math.nan, (0.0, 1.0), math.nan
+        data = None if scores is None else _score_bytes(scores, counts)
+        view = None if data is None else np.frombuffer(data, dtype=np.uint8)  # read-only: bytes are immutable
         for name, value in (("histogram", counts), ("games", games), ("wins", wins), ("losses", games - wins),
-                            ("win_rate", win_rate), ("ci95", ci95), ("mean_score", mean_score), ("_key", counts)):
+                            ("win_rate", win_rate), ("ci95", ci95), ("mean_score", mean_score),
+                            ("scores", view), ("_scores", data), ("_key", (counts, data))):
             object.__setattr__(self, name, value)
 
     @classmethod
@@ -56,8 +71,14 @@ class Stats(Frozen):
         return cls((0,) * SCORES)
 
     def __add__(self, other: Stats) -> Stats:
+        """The games of both, one after the other: scores are kept when both have
+        them, a Stats of no games counting as an empty record (so that
+        ``Stats.empty()`` is neutral)."""
         if isinstance(other, Stats):
-            return Stats(a + b for a, b in zip(self.histogram, other.histogram))
+            histogram = [a + b for a, b in zip(self.histogram, other.histogram)]
+            records = [stats._scores for stats in (self, other) if stats.games]
+            kept = [record for record in records if record is not None]
+            return Stats(histogram, b"".join(kept) if kept and len(kept) == len(records) else None)
         return NotImplemented
 
     def __radd__(self, other: object) -> Stats:
@@ -67,7 +88,9 @@ class Stats(Frozen):
         return NotImplemented
 
     def __repr__(self) -> str:
-        return f"Stats(histogram={self.histogram!r})"
+        if self._scores is None:
+            return f"Stats(histogram={self.histogram!r})"
+        return f"Stats(histogram={self.histogram!r}, scores={self._scores!r})"
 
     def __str__(self) -> str:
         if not self.games:
@@ -76,8 +99,27 @@ class Stats(Frozen):
         return (f"{self.games} games, {self.wins} won, win rate {self.win_rate:.5f} "
                 f"(95% CI {low:.5f} to {high:.5f}), mean score {self.mean_score:.3f}")
 
-    def __reduce__(self) -> tuple[type[Stats], tuple[tuple[int, ...]]]:
-        return Stats, (self.histogram,)
+    def __reduce__(self) -> tuple[type[Stats], tuple[tuple[int, ...], bytes | None]]:
+        return Stats, (self.histogram, self._scores)
+
+
+def _score_bytes(scores: Any, histogram: tuple[int, ...]) -> bytes:
+    """``scores`` (a flat buffer of unsigned bytes) as bytes, checked against the
+    histogram it comes with."""
+    try:
+        view = memoryview(scores)
+    except TypeError:
+        raise TypeError(f"scores must be bytes (or a flat buffer of unsigned bytes) or None, "
+                        f"got {type(scores).__name__}") from None
+    if view.format != "B" or view.ndim != 1:
+        raise TypeError(f"scores must be a flat buffer of unsigned bytes, got format {view.format!r} "
+                        f"with {view.ndim} dimensions")
+    data = view.tobytes()
+    counted = np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=SCORES)
+    if len(counted) > SCORES or tuple(counted.tolist()) != histogram:
+        raise ValueError("scores must be the scores (0 to 48) of the games the histogram counts, "
+                         "in game-index order; they do not match the histogram")
+    return data
 
 
 def _wilson(wins: int, games: int) -> tuple[float, float]:
@@ -90,4 +132,8 @@ def _wilson(wins: int, games: int) -> tuple[float, float]:
     denom = 1 + z2 / n
     center = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (max(0.0, center - half), min(1.0, center + half))
+    # The exact endpoints when no game or every game is won: the formula's
+    # rounding would otherwise leave the bound a hair (~1e-17) inside.
+    low = 0.0 if wins == 0 else max(0.0, center - half)
+    high = 1.0 if wins == games else min(1.0, center + half)
+    return (low, high)
