@@ -67,16 +67,24 @@ pub const fn game_seed(seed: u64, index: u64) -> u64 {
     mix(seed.wrapping_add(index.wrapping_add(1).wrapping_mul(GOLDEN)))
 }
 
-/// Shuffle the 52 cards from `rng` (Fisher-Yates from the last index down, 51
-/// draws), leaving `rng` just after the shuffle: the game's strategy stream.
+/// Shuffle the 52 cards from `rng` (51 draws, see [`shuffle_slice`]), leaving `rng`
+/// just after the shuffle: the game's strategy stream.
 #[inline]
 pub fn shuffle(rng: &mut Rng) -> [Card; DECK_SIZE] {
     let mut deck: [Card; DECK_SIZE] = std::array::from_fn(|i| Card::new(i as u8));
-    for i in (1..DECK_SIZE).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        deck.swap(i, j);
-    }
+    shuffle_slice(&mut deck, rng);
     deck
+}
+
+/// Shuffle `items` in place: Fisher-Yates from the last index down, `j =
+/// below(i + 1)` for i from `len - 1` to 1 (RNG.md), as the deck is shuffled and as
+/// montecarlo guesses the order of a stock.
+#[inline]
+pub fn shuffle_slice<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
 }
 
 /// The deck of `Game.from_seed(seed)`.

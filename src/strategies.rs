@@ -1,17 +1,24 @@
 //! The built-in strategies (docs/STRATEGIES.md).
 //!
 //! A strategy is a [`Strategy`]: given a position and the game's strategy stream, it
-//! picks the next move. [`Builtin`] names the built-ins and parses their
-//! `"name:key=value,..."` specs. To add one: write a type that implements
-//! [`Strategy`] (and, for speed, [`Strategy::play_out`]), add a variant to
-//! [`Builtin`] and an arm to each of its `match`es, its name to [`Builtin::NAMES`],
-//! and an arm to [`Builtin::parse`] that reads its parameters with [`Params`].
+//! picks the next move. Every built-in but random plays the forced discards first
+//! and implements [`Decide`] for the rest, which makes it a [`Strategy`].
+//! [`Builtin`] names the built-ins and parses their `"name:key=value,..."` specs.
+//! To add one: write a type that implements [`Decide`] (or [`Strategy`]), add a
+//! variant to [`Builtin`] and to the `each_builtin!` macro, its name to
+//! [`Builtin::NAMES`], and an arm to [`Builtin::parse`] that reads its parameters
+//! with [`Params`].
+//!
+//! The words of STRATEGIES.md are functions here, as in the reference engine:
+//! [`real_fills`], [`deal_or_first_real_fill`] and [`lookahead_ends`]; the forced
+//! discards are [`Position::discard_forced`].
 
-use crate::cards::{py_repr, strip};
-use crate::game::{Move, Position};
-use crate::rng::Rng;
-use crate::rules::LegalMoves;
+use crate::cards::{py_repr, strip, Card, DECK_SIZE};
+use crate::game::{Move, Position, PILES};
+use crate::rng::{shuffle_slice, Rng};
+use crate::rules::{self, LegalMoves};
 use crate::{Error, ErrorKind, Result};
+use std::collections::HashSet;
 
 /// Decides the next move of a game.
 pub trait Strategy: Sync {
@@ -31,12 +38,21 @@ pub trait Strategy: Sync {
     }
 }
 
-/// `"random"`: after the forced discards, a uniformly random legal move, with one
-/// draw `below(len(moves))` per decision, even when only one move is legal.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Random;
+/// A built-in that plays the forced discards first (STRATEGIES.md, "Common
+/// ground": the first legal discard in R3 order) and decides only the other moves.
+/// Every `Decide` is a [`Strategy`].
+pub trait Decide: Sync {
+    /// The move to play in `pos`, a game that is not over and in which no discard
+    /// is legal; `moves` are its legal moves.
+    fn decide(&self, pos: &Position, moves: &LegalMoves, rng: &mut Rng) -> Move;
 
-impl Strategy for Random {
+    /// The draws that `decide` makes when the deal is the only legal move, so that
+    /// `play_out` may deal without asking: none for a deterministic strategy.
+    #[inline]
+    fn draws_for_a_forced_deal(&self, _rng: &mut Rng) {}
+}
+
+impl<D: Decide> Strategy for D {
     #[inline]
     fn choose(&self, pos: &Position, rng: &mut Rng) -> Option<Move> {
         let moves = LegalMoves::of(pos);
@@ -46,25 +62,22 @@ impl Strategy for Random {
         if moves.is_empty() {
             return None;
         }
-        // Counted, not listed: `nth` finds the move that `legal_moves()[i]` would be.
-        let i = rng.below(moves.len() as u64);
-        Some(moves.nth(i as usize))
+        Some(self.decide(pos, &moves, rng))
     }
 
-    /// The hot loop of `simulate`: `choose`, with the forced discards played in
-    /// rounds and the commonest decision, a deal with no empty pile, short-cut.
+    /// The hot loop of `simulate` and of montecarlo's play-outs: `choose`, with the
+    /// forced discards played in rounds and the commonest decision short-cut: with
+    /// no discard and no empty pile, the deal is the only legal move, if any (a fill
+    /// needs an empty pile).
     #[inline]
     fn play_out(&self, pos: &mut Position, rng: &mut Rng) {
         loop {
             pos.discard_forced();
             if pos.empty_piles() == 0 {
-                // With no discard and no empty pile, the deal is the only legal move,
-                // if any; it still takes its draw of below(1), which is always 0 and
-                // always one next_u64().
                 if pos.stock_is_empty() {
                     return;
                 }
-                rng.skip(1);
+                self.draws_for_a_forced_deal(rng);
                 pos.deal();
                 continue;
             }
@@ -72,9 +85,299 @@ impl Strategy for Random {
             if moves.is_empty() {
                 return;
             }
-            let i = rng.below(moves.len() as u64);
-            pos.apply(moves.nth(i as usize));
+            let mv = self.decide(pos, &moves, rng);
+            pos.apply(mv);
         }
+    }
+}
+
+/// `"random"`: after the forced discards, a uniformly random legal move, with one
+/// draw `below(len(moves))` per decision, even when only one move is legal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Random;
+
+impl Decide for Random {
+    #[inline]
+    fn decide(&self, _pos: &Position, moves: &LegalMoves, rng: &mut Rng) -> Move {
+        // Counted, not listed: `nth` finds the move that `legal_moves()[i]` would be.
+        let i = rng.below(moves.len() as u64);
+        moves.nth(i as usize)
+    }
+
+    /// `below(1)`, which is always 0 and always takes one `next_u64()`.
+    #[inline]
+    fn draws_for_a_forced_deal(&self, rng: &mut Rng) {
+        rng.skip(1);
+    }
+}
+
+/// The legal fills from a pile of two or more cards, in R3 order: every fill but
+/// the lone-card relocations of `relocate_single`.
+pub fn real_fills(pos: &Position) -> impl Iterator<Item = Move> + '_ {
+    let moves = LegalMoves::of(pos);
+    (0..moves.len()).map(move |i| moves.nth(i)).filter(
+        move |&mv| matches!(mv, Move::Fill { src, .. } if pos.height(usize::from(src)) >= 2),
+    )
+}
+
+/// The last resort of every built-in but random: the deal if it is legal, else the
+/// first real fill in R3 order. Never a lone-card relocation, so that no built-in
+/// moves a lone card back and forth forever.
+///
+/// `pos` is not over and has no legal discard (`moves` are its legal moves), so
+/// one of them is legal: a deal is held back only by an empty stock (and then no
+/// lone card may move) or by `deal="stuck"` and a real fill.
+pub fn deal_or_first_real_fill(pos: &Position, moves: &LegalMoves) -> Move {
+    if moves.deal {
+        Move::Deal
+    } else {
+        rules::first_real_fill(pos)
+            .expect("a game that is not over, with no discard, can deal or fill")
+    }
+}
+
+/// `"noop"`: deals whenever it may, fills only when it must.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Noop;
+
+impl Decide for Noop {
+    #[inline]
+    fn decide(&self, pos: &Position, moves: &LegalMoves, _rng: &mut Rng) -> Move {
+        deal_or_first_real_fill(pos, moves)
+    }
+}
+
+/// `"simple"`: fills the leftmost empty pile from the leftmost pile that can fill
+/// it with its top card, as long as one can; then deals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Simple;
+
+impl Decide for Simple {
+    /// The real fills with index 0 are every source that may fill (the same for any
+    /// empty pile) onto every empty pile, so the lowest destination and then source
+    /// is also the lowest source and then destination: the first real fill.
+    #[inline]
+    fn decide(&self, pos: &Position, moves: &LegalMoves, _rng: &mut Rng) -> Move {
+        rules::first_real_fill(pos).unwrap_or_else(|| deal_or_first_real_fill(pos, moves))
+    }
+}
+
+/// `"greedy"`: the first of its four rules that picks a move decides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Greedy;
+
+impl Decide for Greedy {
+    fn decide(&self, pos: &Position, moves: &LegalMoves, _rng: &mut Rng) -> Move {
+        // 1. Fill for a discard: the fill that lets the most cards go, if any does.
+        let mut best = None;
+        let mut most = 0;
+        for fill in real_fills(pos) {
+            let mut trial = pos.clone();
+            trial.apply(fill);
+            trial.discard_forced();
+            let count = trial.score() - pos.score();
+            if count > most {
+                (best, most) = (Some(fill), count);
+            }
+        }
+        if let Some(fill) = best {
+            return fill;
+        }
+
+        // 2. Park a top-rank card, which blocks every card below it for good.
+        let parks = |&mv: &Move| match mv {
+            Move::Fill { src, index, .. } => rules::is_top_rank(
+                pos.card_from_top(usize::from(src), index as usize),
+                &pos.rules,
+            ),
+            _ => false,
+        };
+        if let Some(fill) = real_fills(pos).find(parks) {
+            return fill;
+        }
+
+        // 3. Unbury the tallest pile's top card, keeping an empty pile for the deal.
+        if pos.empty_piles() >= 2 {
+            let leftmost_empty = (0..PILES).find(|&p| pos.height(p) == 0);
+            let mut tallest: Option<(usize, Move)> = None;
+            for fill in real_fills(pos) {
+                if let Move::Fill { src, dst, index: 0 } = fill {
+                    let height = pos.height(usize::from(src));
+                    if Some(usize::from(dst)) == leftmost_empty
+                        && tallest.is_none_or(|(h, _)| height > h)
+                    {
+                        tallest = Some((height, fill));
+                    }
+                }
+            }
+            if let Some((_, fill)) = tallest {
+                return fill;
+            }
+        }
+
+        // 4. Deal.
+        deal_or_first_real_fill(pos, moves)
+    }
+}
+
+/// What tells apart the positions that one lookahead search reaches: the piles,
+/// each card as its index + 1 and each pile closed by a 0. A line deals nothing, so
+/// the stock is the same throughout and the discards are the cards in neither.
+type PilesKey = [u8; DECK_SIZE + PILES];
+
+fn piles_key(pos: &Position) -> PilesKey {
+    let mut key = [0; DECK_SIZE + PILES];
+    let mut i = 0;
+    for p in 0..PILES {
+        for card in pos.pile(p) {
+            key[i] = card.index() as u8 + 1;
+            i += 1;
+        }
+        i += 1;
+    }
+    key
+}
+
+/// The end positions of the lines of `"lookahead"` from `pos` (in which no discard
+/// is legal), each once and in tie order, given to `visit` with the first move of
+/// the first line that ends there (None for the empty line).
+///
+/// A line is a sequence of real fills, each followed by the forced discards; it
+/// may end where a deal is legal or no real fill is. The lines are visited depth
+/// first, fills in R3 order, a line before its extensions. A position reached a
+/// second time is skipped with everything after it: the lines through it were
+/// already seen, earlier in tie order.
+pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Position)) {
+    fn search(
+        pos: &Position,
+        first: Option<Move>,
+        seen: &mut HashSet<PilesKey>,
+        visit: &mut impl FnMut(Option<Move>, &Position),
+    ) {
+        if !seen.insert(piles_key(pos)) {
+            return;
+        }
+        let moves = LegalMoves::of(pos);
+        if moves.deal || rules::first_real_fill(pos).is_none() {
+            visit(first, pos);
+        }
+        for fill in real_fills(pos) {
+            let mut after = pos.clone();
+            after.apply(fill);
+            after.discard_forced();
+            search(&after, first.or(Some(fill)), seen, visit);
+        }
+    }
+    search(pos, None, &mut HashSet::new(), &mut visit);
+}
+
+/// `"lookahead"`: the first move of the line that discards the most cards before
+/// the next deal (then leaves the most empty piles; ties: the first line). Draws
+/// nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lookahead;
+
+impl Decide for Lookahead {
+    fn decide(&self, pos: &Position, moves: &LegalMoves, _rng: &mut Rng) -> Move {
+        let mut best: Option<(Option<Move>, (usize, usize))> = None;
+        lookahead_ends(pos, |first, end| {
+            let value = (end.score(), end.empty_piles());
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((first, value));
+            }
+        });
+        best.and_then(|(first, _)| first)
+            .unwrap_or_else(|| deal_or_first_real_fill(pos, moves))
+    }
+}
+
+/// The strategies that play montecarlo's play-outs: the deterministic built-ins,
+/// so that a play-out draws nothing from the stream but its shuffle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    Noop,
+    Simple,
+    Greedy,
+    Lookahead,
+}
+
+impl Policy {
+    /// The names of the policies, in the order messages list them.
+    pub const NAMES: [&'static str; 4] = ["noop", "simple", "greedy", "lookahead"];
+    const ALL: [Policy; 4] = [
+        Policy::Noop,
+        Policy::Simple,
+        Policy::Greedy,
+        Policy::Lookahead,
+    ];
+
+    fn from_name(name: &str) -> Option<Policy> {
+        Policy::NAMES
+            .iter()
+            .position(|&n| n == name)
+            .map(|i| Policy::ALL[i])
+    }
+
+    #[inline]
+    fn play_out(self, pos: &mut Position, rng: &mut Rng) {
+        match self {
+            Policy::Noop => Noop.play_out(pos, rng),
+            Policy::Simple => Simple.play_out(pos, rng),
+            Policy::Greedy => Greedy.play_out(pos, rng),
+            Policy::Lookahead => Lookahead.play_out(pos, rng),
+        }
+    }
+}
+
+/// `"montecarlo"`: at each decision, plays every candidate line of lookahead on
+/// `playouts` guesses of the stock order, the same guesses for every candidate,
+/// with `policy`, and takes the first move of the line with the highest total
+/// score. It never reads the order of the real stock: the guesses shuffle its
+/// cards sorted by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MonteCarlo {
+    pub playouts: u32,
+    pub policy: Policy,
+}
+
+impl MonteCarlo {
+    /// The defaults of STRATEGIES.md, chosen there by measurement.
+    pub const DEFAULT_PLAYOUTS: u32 = 64;
+    pub const DEFAULT_POLICY: Policy = Policy::Noop;
+}
+
+impl Decide for MonteCarlo {
+    fn decide(&self, pos: &Position, moves: &LegalMoves, rng: &mut Rng) -> Move {
+        let mut candidates: Vec<(Option<Move>, Position)> = Vec::new();
+        lookahead_ends(pos, |first, end| candidates.push((first, end.clone())));
+        let mut chosen = candidates[0].0;
+        if candidates.len() > 1 {
+            let mut cards: Vec<Card> = pos.stock().to_vec();
+            cards.sort_unstable();
+            let mut guess = cards.clone();
+            let mut totals = vec![0u64; candidates.len()];
+            let mut trial = pos.clone();
+            for _ in 0..self.playouts {
+                guess.copy_from_slice(&cards);
+                shuffle_slice(&mut guess, rng);
+                for ((_, end), total) in candidates.iter().zip(&mut totals) {
+                    // The candidate on the guess: the deal that ends its line (when
+                    // one is legal), then the policy's moves.
+                    trial.clone_from(end);
+                    trial.set_stock_order(&guess);
+                    if rules::can_deal(&trial) {
+                        trial.deal();
+                    }
+                    self.policy.play_out(&mut trial, rng);
+                    *total += trial.score() as u64;
+                }
+            }
+            // The first candidate with the highest total.
+            let best = (0..totals.len())
+                .fold(0, |best, k| if totals[k] > totals[best] { k } else { best });
+            chosen = candidates[best].0;
+        }
+        chosen.unwrap_or_else(|| deal_or_first_real_fill(pos, moves))
     }
 }
 
@@ -82,11 +385,37 @@ impl Strategy for Random {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Builtin {
     Random(Random),
+    Noop(Noop),
+    Simple(Simple),
+    Greedy(Greedy),
+    Lookahead(Lookahead),
+    MonteCarlo(MonteCarlo),
+}
+
+/// `$body` with `$s` bound to the strategy of whichever variant `$builtin` is.
+macro_rules! each_builtin {
+    ($builtin:expr, $s:ident => $body:expr) => {
+        match $builtin {
+            Builtin::Random($s) => $body,
+            Builtin::Noop($s) => $body,
+            Builtin::Simple($s) => $body,
+            Builtin::Greedy($s) => $body,
+            Builtin::Lookahead($s) => $body,
+            Builtin::MonteCarlo($s) => $body,
+        }
+    };
 }
 
 impl Builtin {
-    /// The names of the built-ins, for messages.
-    pub const NAMES: &'static [&'static str] = &["random"];
+    /// The names of the built-ins, in the order messages list them.
+    pub const NAMES: &'static [&'static str] = &[
+        "random",
+        "noop",
+        "simple",
+        "greedy",
+        "lookahead",
+        "montecarlo",
+    ];
 
     /// Parse a spec, `"name"` or `"name:key=value,key=value"` (white space around
     /// the parts and the case of the name are ignored): `StrategyError` for an
@@ -106,10 +435,33 @@ impl Builtin {
             )));
         }
         let params = Params::parse(&name, spec, tail)?;
+        let plain = |builtin: Builtin| params.check(&[]).map(|()| builtin);
         match name.as_str() {
-            "random" => {
-                params.check(&[])?;
-                Ok(Builtin::Random(Random))
+            "random" => plain(Builtin::Random(Random)),
+            "noop" => plain(Builtin::Noop(Noop)),
+            "simple" => plain(Builtin::Simple(Simple)),
+            "greedy" => plain(Builtin::Greedy(Greedy)),
+            "lookahead" => plain(Builtin::Lookahead(Lookahead)),
+            "montecarlo" => {
+                params.check(&["playouts", "policy"])?;
+                let playouts = match params.get("playouts") {
+                    None => MonteCarlo::DEFAULT_PLAYOUTS,
+                    Some(text) => parse_playouts(text).ok_or_else(|| {
+                        params.bad_value(
+                            "playouts",
+                            text,
+                            &format!("an int from 1 to {}", u32::MAX),
+                        )
+                    })?,
+                };
+                let policy = match params.get("policy") {
+                    None => MonteCarlo::DEFAULT_POLICY,
+                    Some(text) => Policy::from_name(&text.to_lowercase()).ok_or_else(|| {
+                        let names: Vec<String> = Policy::NAMES.iter().map(|n| py_repr(n)).collect();
+                        params.bad_value("policy", text, &format!("one of {}", names.join(", ")))
+                    })?,
+                };
+                Ok(Builtin::MonteCarlo(MonteCarlo { playouts, policy }))
             }
             _ => unreachable!("every name of NAMES has its arm"),
         }
@@ -119,23 +471,33 @@ impl Builtin {
     pub fn name(&self) -> &'static str {
         match self {
             Builtin::Random(_) => "random",
+            Builtin::Noop(_) => "noop",
+            Builtin::Simple(_) => "simple",
+            Builtin::Greedy(_) => "greedy",
+            Builtin::Lookahead(_) => "lookahead",
+            Builtin::MonteCarlo(_) => "montecarlo",
         }
     }
+}
+
+/// A number of play-outs: 1 to 2³²−1 in ASCII digits, nothing else (no sign, no
+/// white space inside, no `_`), as the reference engine reads it.
+fn parse_playouts(text: &str) -> Option<u32> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<u32>().ok().filter(|&n| n >= 1)
 }
 
 impl Strategy for Builtin {
     #[inline]
     fn choose(&self, pos: &Position, rng: &mut Rng) -> Option<Move> {
-        match self {
-            Builtin::Random(s) => s.choose(pos, rng),
-        }
+        each_builtin!(self, s => s.choose(pos, rng))
     }
 
     #[inline]
     fn play_out(&self, pos: &mut Position, rng: &mut Rng) {
-        match self {
-            Builtin::Random(s) => s.play_out(pos, rng),
-        }
+        each_builtin!(self, s => s.play_out(pos, rng))
     }
 }
 
@@ -238,7 +600,29 @@ mod tests {
         assert_eq!(Builtin::parse("random").unwrap(), Builtin::Random(Random));
         assert_eq!(Builtin::parse(" Random ").unwrap(), Builtin::Random(Random));
         for (bad, message) in [
-            ("rand", "unknown strategy 'rand': expected one of 'random', or a callable strategy(game) -> Move"),
+            (
+                "rand",
+                "unknown strategy 'rand': expected one of 'random', 'noop', 'simple', 'greedy', 'lookahead', \
+                 'montecarlo', or a callable strategy(game) -> Move",
+            ),
+            (
+                "montecarlo:playouts=0",
+                "bad value '0' for parameter 'playouts' of strategy 'montecarlo': expected an int from 1 to 4294967295",
+            ),
+            (
+                "montecarlo:playouts=+3",
+                "bad value '+3' for parameter 'playouts' of strategy 'montecarlo': expected an int from 1 to 4294967295",
+            ),
+            (
+                "montecarlo:policy=random",
+                "bad value 'random' for parameter 'policy' of strategy 'montecarlo': \
+                 expected one of 'noop', 'simple', 'greedy', 'lookahead'",
+            ),
+            (
+                "montecarlo:depth=3",
+                "strategy 'montecarlo' has no parameter 'depth': its parameters are 'playouts', 'policy'",
+            ),
+            ("greedy:x=1", "strategy 'greedy' has no parameter 'x': it takes none"),
             ("random:", "strategy parameters must be key=value, got '' in 'random:'"),
             ("random:x=1", "strategy 'random' has no parameter 'x': it takes none"),
             ("random:x", "strategy parameters must be key=value, got 'x' in 'random:x'"),
@@ -247,6 +631,25 @@ mod tests {
             let err = Builtin::parse(bad).unwrap_err();
             assert_eq!((err.kind, err.message.as_str()), (ErrorKind::Strategy, message), "{bad:?}");
         }
+        assert_eq!(
+            Builtin::parse("lookahead").unwrap(),
+            Builtin::Lookahead(Lookahead)
+        );
+        assert_eq!(
+            Builtin::parse("montecarlo").unwrap(),
+            Builtin::MonteCarlo(MonteCarlo {
+                playouts: 64,
+                policy: Policy::Noop
+            })
+        );
+        assert_eq!(
+            Builtin::parse(" MonteCarlo: playouts = 4294967295 , policy=Noop").unwrap(),
+            Builtin::MonteCarlo(MonteCarlo {
+                playouts: u32::MAX,
+                policy: Policy::Noop
+            })
+        );
+        assert!(Builtin::parse("montecarlo:playouts=4294967296").is_err());
         let params = Params::parse(
             "montecarlo",
             "montecarlo:playouts = 64, policy=greedy",
@@ -293,6 +696,92 @@ mod tests {
                 plain.play(mv).unwrap();
                 if plain.history().len() > 2000 {
                     break;
+                }
+            }
+        }
+    }
+
+    /// Each built-in's fast `play_out` plays what asking `choose` move after move
+    /// plays: the same score, end piles and stream, under rules that exercise every
+    /// branch (stuck deals, lone-card relocations, buried fills, the reverse order).
+    #[test]
+    fn play_out_is_choose_move_after_move() {
+        let builtins = [
+            "noop",
+            "simple",
+            "greedy",
+            "lookahead",
+            "montecarlo:playouts=2",
+            "montecarlo:playouts=1,policy=lookahead",
+        ];
+        let rules = [
+            Rules::standard(),
+            Rules {
+                deal: crate::rules::DealRule::Stuck,
+                relocate_single: true,
+                ..Rules::easy()
+            },
+            Rules {
+                ace_high: false,
+                ..Rules::strict()
+            },
+        ];
+        for (k, spec) in builtins.iter().enumerate() {
+            let builtin = Builtin::parse(spec).unwrap();
+            for seed in 0..12u64 {
+                let rules = rules[(seed as usize + k) % rules.len()];
+                let mut asked = Game::from_seed(seed, rules);
+                while let Some(mv) = asked.ask(&builtin) {
+                    asked.play(mv).unwrap();
+                }
+                let (mut fast, mut rng) = (
+                    Game::from_seed(seed, rules).position().clone(),
+                    *Game::from_seed(seed, rules).rng(),
+                );
+                builtin.play_out(&mut fast, &mut rng);
+                fast.check_invariants();
+                assert_eq!(fast.score(), asked.score(), "{spec} on seed {seed}");
+                assert_eq!(
+                    (0..PILES)
+                        .map(|p| fast.pile(p).to_vec())
+                        .collect::<Vec<_>>(),
+                    (0..PILES)
+                        .map(|p| asked.position().pile(p).to_vec())
+                        .collect::<Vec<_>>()
+                );
+                assert_eq!(&rng, asked.rng(), "{spec} on seed {seed}");
+            }
+        }
+    }
+
+    /// Lone cards never move under the built-ins but random: under deal="stuck" with
+    /// relocate_single=True the first legal move is often one, and taking it would
+    /// move the same card back and forth forever.
+    #[test]
+    fn no_builtin_but_random_relocates_a_lone_card() {
+        let rules = Rules {
+            deal: crate::rules::DealRule::Stuck,
+            relocate_single: true,
+            ..Rules::standard()
+        };
+        for spec in [
+            "noop",
+            "simple",
+            "greedy",
+            "lookahead",
+            "montecarlo:playouts=1",
+        ] {
+            let builtin = Builtin::parse(spec).unwrap();
+            for seed in 0..20u64 {
+                let mut game = Game::from_seed(seed, rules);
+                while let Some(mv) = game.ask(&builtin) {
+                    if let Move::Fill { src, .. } = mv {
+                        assert!(
+                            game.position().height(usize::from(src)) >= 2,
+                            "{spec} relocated a lone card"
+                        );
+                    }
+                    game.play(mv).unwrap();
                 }
             }
         }

@@ -3,9 +3,14 @@ per-game seeds. Every random number of the package comes from here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from .cards import ALL_CARDS, U64, Card, int_arg
 
-__all__ = ["Rng", "game_seed", "deck_from_seed", "shuffled_deck"]
+__all__ = ["Rng", "game_seed", "deck_from_seed", "shuffle", "shuffled_deck"]
+
+T = TypeVar("T")
 
 _MASK = U64 - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -90,14 +95,20 @@ def game_seed(seed: int, index: int) -> int:
     return _mix((seed + (index + 1) * _GOLDEN) & _MASK)
 
 
+def shuffle(items: list[T], below: Callable[[int], int]) -> list[T]:
+    """Shuffles ``items`` in place and returns it: Fisher-Yates from the last index
+    down, ``j = below(i + 1)`` for i from ``len(items) - 1`` to 1 (RNG.md), where
+    ``below`` is a bounded draw such as ``Rng.below`` or ``Game.randbelow``."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
 def shuffled_deck(rng: Rng) -> list[Card]:
-    """The 52 cards in index order, shuffled by Fisher-Yates from the last index
-    down with ``rng.below`` (51 calls, RNG.md). Advances ``rng``."""
-    deck = list(ALL_CARDS)
-    for i in range(51, 0, -1):
-        j = rng.below(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    """The 52 cards in index order, shuffled with ``rng.below`` (51 calls,
+    RNG.md). Advances ``rng``."""
+    return shuffle(list(ALL_CARDS), rng.below)
 
 
 def deck_from_seed(seed: int) -> list[Card]:

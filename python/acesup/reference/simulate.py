@@ -13,7 +13,7 @@ __all__ = ["simulate"]
 
 
 def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | None = None, seed: int = 0,
-             *, threads: int | None = None, start: int = 0) -> Stats:
+             *, threads: int | None = None, start: int = 0, scores: bool = False) -> Stats:
     """Plays games ``start`` to ``start + games - 1`` of master seed ``seed``, game i
     being ``Game.from_seed(game_seed(seed, i), rules)`` (RNG.md), each with
     ``strategy`` until it is over, and returns their statistics.
@@ -21,11 +21,13 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
     ``strategy`` is a built-in's name (STRATEGIES.md) or a callable
     ``strategy(game) -> Move``. ``threads`` (None for all cores, or an int >= 1) is
     checked and otherwise ignored: this engine plays on one thread, and the
-    result never depends on the thread count.
+    result never depends on the thread count. With ``scores=True`` the Stats
+    also hold every game's score, in game-index order (``stats.scores``).
 
     Raises ``ValueError`` for a negative count, a seed outside [0, 2**64), a
     thread count below 1 or a last game index beyond 2**64 - 1; ``TypeError``
-    for an argument of the wrong type (bools are not ints); ``StrategyError``
+    for an argument of the wrong type (bools are not ints, and ``scores`` must
+    be a bool); ``StrategyError``
     for an unknown strategy or one that returns no legal move.
     """
     games = int_arg(games, "games")
@@ -35,11 +37,15 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
     if threads is not None:
         int_arg(threads, "threads", 1)
     start = int_arg(start, "start")
+    if not isinstance(scores, bool):
+        raise TypeError(f"scores must be True or False, got {type(scores).__name__}")
     if start + games > U64:
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
     histogram = [0] * SCORES
+    played = bytearray()
     for index in range(start, start + games):
         game = Game.from_seed(game_seed(seed, index), rules)
         player.play_out(game)
         histogram[game.score] += 1
-    return Stats(histogram)
+        played.append(game.score)
+    return Stats(histogram, bytes(played) if scores else None)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import stats_html
 from .cards import Frozen, int_arg
 
 __all__ = ["Stats"]
@@ -101,6 +102,10 @@ class Stats(Frozen):
 
     def __reduce__(self) -> tuple[type[Stats], tuple[tuple[int, ...], bytes | None]]:
         return Stats, (self.histogram, self._scores)
+
+    def _repr_html_(self) -> str:
+        """A small table of the figures, for notebooks (``acesup.display.stats_html``)."""
+        return stats_html(self)
 
 
 def _score_bytes(scores: Any, histogram: tuple[int, ...]) -> bytes:

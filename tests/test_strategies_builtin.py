@@ -1,0 +1,260 @@
+"""The built-in strategies (STRATEGIES.md) decision by decision, in both engines.
+
+``engine.strategy(text)`` asks a built-in for its move in a position without
+playing it, so each rule of the document is checked on positions built by hand
+(tie-breaks included), lookahead against a brute-force search of its lines, and
+montecarlo for never reading the order of the stock. The last tests check that
+the two engines play every built-in identically, game by game.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import acesup.errors as errors
+from helpers import U64, Path, load_engine, position, rule_options, rules_text, seeds, walk
+
+DETERMINISTIC = ["noop", "simple", "greedy", "lookahead"]
+
+
+def stream_moved(engine, game, text, seed=0):
+    """Whether ``game``'s strategy stream has left where ``Game.from_str(text, seed)`` starts it."""
+    return game.randbelow(U64 - 1) != engine.Game.from_str(text, seed).randbelow(U64 - 1)
+
+
+def decide(engine, name, text, seed=0):
+    """The move (as text) of built-in ``name`` in position ``text``, and whether it drew."""
+    game = engine.Game.from_str(text, seed)
+    move = engine.strategy(name)(game)
+    assert game.to_str() == text, "a strategy must not change the game"
+    return str(move), stream_moved(engine, game, text, seed)
+
+
+# --- decisions on positions built by hand -----------------------------------------------
+
+STANDARD = rules_text()
+STUCK_RELOCATE = rules_text(deal="stuck", relocate_single=True)
+
+# (id, position, {strategy: the move STRATEGIES.md prescribes})
+CASES = [
+    # Two discards are legal: every built-in plays the first one (R3 order) and draws nothing.
+    ("forced-discard",
+     position([["4d", "7s"], ["Js"], ["2h", "5h"], ["9h"]]),
+     {name: "d0" for name in ["random", *DETERMINISTIC, "montecarlo:playouts=3"]}),
+    # f0>1 discards nothing, f2>1 one card, f3>1 two at once. greedy takes the most now
+    # (f3>1). lookahead sees that f2>1 then f3>2 also ends with two more discards and
+    # one empty pile, like f3>1, and that line comes first in R3 order.
+    ("tie-order",
+     position([["4h", "9c"], [], ["2c", "7d"], ["Kd", "3s"]]),
+     {"noop": "deal", "simple": "f0>1", "greedy": "f3>1", "lookahead": "f2>1"}),
+    # Only Kc's moves discard (Tc): f3>0 keeps two empty piles, f2>0 then f3>1 discards as much
+    # but keeps one, so lookahead's second criterion decides; greedy: the first of f3>0, f3>1.
+    ("empty-piles-break-ties",
+     position([[], [], ["6h", "Ks"], ["Tc", "Kc"]]),
+     {"noop": "deal", "simple": "f2>0", "greedy": "f3>0", "lookahead": "f3>0"}),
+    # No fill discards anything: greedy parks the ace (rule 2, not the first fill),
+    # lookahead keeps its empty pile and deals.
+    ("park-top-rank",
+     position([["4d", "9c"], [], ["5d", "As"], ["8d", "Qh"]]),
+     {"noop": "deal", "simple": "f0>1", "greedy": "f2>1", "lookahead": "deal"}),
+    # The same under ace_high=False: the ace is no longer the top rank, so greedy deals.
+    ("park-top-rank-reverse",
+     position([["4d", "9c"], [], ["5d", "As"], ["8d", "Qh"]], rules=rules_text(ace_high=False)),
+     {"greedy": "deal"}),
+    # fill=any: greedy parks a buried ace (index 1); simple moves top cards only.
+    ("park-buried-ace",
+     position([["Ts", "9c"], [], ["As", "5d"], ["8s", "Qh"]], rules=rules_text(fill="any")),
+     {"noop": "deal", "simple": "f0>1", "greedy": "f2:1>1"}),
+    # Two empty piles, nothing to discard or park: greedy unburies the tallest pile into
+    # the leftmost empty one...
+    ("unbury-tallest",
+     position([["4d", "9c"], [], [], ["2h", "8d", "Qs"]]),
+     {"noop": "deal", "simple": "f0>1", "greedy": "f3>1"}),
+    # ... the leftmost of the tallest on a tie.
+    ("unbury-tie",
+     position([["4d", "9c"], [], [], ["8h", "Qs"]]),
+     {"greedy": "f0>1"}),
+    # deal="stuck" holds the deal back while f2>1 is legal; the lone cards of piles 0 and 3
+    # may move too (relocate_single), but no built-in but random takes them (the last resort
+    # is the first *real* fill), so none can shuttle a lone card forever. lookahead's only
+    # line is [f2>1], so montecarlo has one candidate and draws nothing.
+    ("last-resort-stuck",
+     position([["5c"], [], ["2d", "9h"], ["Js"]], rules=STUCK_RELOCATE),
+     {name: "f2>1" for name in [*DETERMINISTIC, "montecarlo:playouts=3"]}),
+    # An empty stock: no deal, so noop fills (the first real fill).
+    ("last-resort-empty-stock",
+     position([["Ac", "9c"], [], ["Ad", "7s"], ["As", "Ah"]], stock=[]),
+     {"noop": "f0>1", "simple": "f0>1"}),
+    # No empty pile: the deal is the only move, and montecarlo's only candidate.
+    ("deal-only",
+     position([["4d", "9c"], ["Jd"], ["5d", "As"], ["8d", "Qh"]]),
+     {name: "deal" for name in [*DETERMINISTIC, "montecarlo"]}),
+]
+
+
+@pytest.mark.parametrize("text, expected", [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_decision_on_a_hand_made_position(engine, text, expected):
+    for name, move in expected.items():
+        chosen, drew = decide(engine, name, text, seed=12)
+        assert chosen == move, name
+        assert not drew, f"{name} drew from the stream"
+
+
+def test_strategy_callable(engine):
+    greedy = engine.strategy("greedy")
+    assert repr(greedy) == "strategy('greedy')" and greedy.text == "greedy"
+    game = engine.Game.from_seed(3)
+    while not game.is_over:
+        game.play(greedy(game))
+    assert greedy(game) is None  # over
+    with pytest.raises(errors.StrategyError):
+        engine.strategy("greedy:x=1")
+    with pytest.raises(TypeError):
+        engine.strategy(3)
+    with pytest.raises(TypeError):
+        greedy("not a game")
+    # Passed to simulate it is a strategy like any callable, and plays as its name does.
+    assert engine.simulate(5, greedy, seed=2) == engine.simulate(5, "greedy", seed=2)
+
+
+def test_montecarlo_draws_when_it_has_a_choice(engine):
+    text = CASES[1][1]
+    chosen, drew = decide(engine, "montecarlo:playouts=2", text, seed=5)
+    assert drew
+    assert (chosen, drew) == decide(engine, "montecarlo:playouts=2", text, seed=5)
+
+
+@pytest.mark.parametrize("text", ["montecarlo:playouts=4294967296", "montecarlo:playouts=+3",
+                                  "montecarlo:playouts=3.0", "montecarlo:policy=", "montecarlo:x=1,x=2"])
+def test_montecarlo_bad_parameters(engine, text):
+    with pytest.raises(errors.StrategyError):
+        engine.strategy(text)
+
+
+def test_montecarlo_parameters_are_read_like_names(engine):
+    a = engine.simulate(2, " MonteCarlo : playouts = 2 , policy = Simple ", seed=4)
+    assert a == engine.simulate(2, "montecarlo:playouts=2,policy=simple", seed=4)
+
+
+# --- lookahead is the best line, found by brute force ---------------------------------------
+
+
+def play_forced_discards(game):
+    while (moves := game.legal_moves()) and moves[0].kind == "discard":
+        game.play(moves[0])
+
+
+def real_fills(game):
+    return [m for m in game.legal_moves() if m.kind == "fill" and len(game.piles[m.src]) >= 2]
+
+
+def deal_is_legal(game):
+    moves = game.legal_moves()
+    return bool(moves) and moves[-1].kind == "deal"
+
+
+class TooBig(Exception):
+    pass
+
+
+def brute_force_lookahead(game, budget=3000):
+    """lookahead's move by STRATEGIES.md to the letter: every line, tried in tie order,
+    with no position skipped; ``TooBig`` past ``budget`` lines."""
+    best = None  # (value, line)
+    count = 0
+
+    def visit(position, line):
+        nonlocal best, count
+        count += 1
+        if count > budget:
+            raise TooBig
+        fills = real_fills(position)
+        if not fills or deal_is_legal(position):
+            value = (position.score, sum(1 for pile in position.piles if not pile))
+            if best is None or value > best[0]:
+                best = (value, line)
+        for fill in fills:
+            after = position.copy()
+            after.play(fill)
+            play_forced_discards(after)
+            visit(after, line + [fill])
+
+    visit(game.copy(), [])
+    line = best[1]
+    if line:
+        return line[0]
+    return game.legal_moves()[-1] if deal_is_legal(game) else real_fills(game)[0]
+
+
+# Random walks that stop midway: most of a game's decisions come before its end.
+midway = st.builds(Path, st.just([]), st.integers(0, 2**32 - 1), st.integers(0, 45))
+
+
+def some_position(engine, seed, options, path):
+    """A position with a choice to make (no discard legal, a real fill legal) of a
+    game of ``seed``: the first one after the moves of ``path``, dealing until there
+    is one; None if the game ends first."""
+    game = engine.Game.from_seed(seed, engine.Rules(**options))
+    for _ in walk(game, path):
+        pass
+    while True:
+        play_forced_discards(game)
+        if game.is_over:
+            return None
+        if real_fills(game):
+            return game
+        game.play(engine.Move.deal())
+
+
+@given(seed=seeds, options=rule_options, path=midway)
+def test_lookahead_is_the_best_line(engine, seed, options, path):
+    game = some_position(engine, seed, options, path)
+    if game is None:
+        return
+    try:
+        expected = brute_force_lookahead(game)
+    except TooBig:
+        return
+    assert str(engine.strategy("lookahead")(game)) == str(expected), game.to_str()
+
+
+# --- montecarlo never reads the stock order ------------------------------------------------
+
+
+@settings(max_examples=100)  # the reference plays ~2 games per candidate per example
+@given(seed=seeds, options=rule_options, path=midway, order=st.integers(0, 2**32 - 1), stream=seeds,
+       policy=st.sampled_from(DETERMINISTIC))
+def test_montecarlo_never_reads_the_stock_order(engine, seed, options, path, order, stream, policy):
+    game = some_position(engine, seed, options, path)
+    if game is None:
+        return
+    piles, stock, discards, rules = game.to_str().split(" ")
+    cards = [stock[i:i + 2] for i in range(0, len(stock), 2)] if stock != "-" else []
+    random.Random(order).shuffle(cards)
+    other = f"{piles} {''.join(cards) or '-'} {discards} {rules}"
+    a, b = engine.Game.from_str(game.to_str(), stream), engine.Game.from_str(other, stream)
+    montecarlo = engine.strategy(f"montecarlo:playouts=2,policy={policy}")
+    assert str(montecarlo(a)) == str(montecarlo(b)), (game.to_str(), other)
+    assert a.randbelow(U64 - 1) == b.randbelow(U64 - 1)  # the same draws
+
+
+# --- both engines play every built-in alike -----------------------------------------------
+
+CROSS_RULES = [{}, {"fill": "ace"}, {"fill": "any", "relocate_single": True}, {"ace_high": False},
+               {"deal": "stuck", "relocate_single": True}]
+
+
+@pytest.mark.parametrize("options", CROSS_RULES, ids=lambda o: rules_text(**o))
+@pytest.mark.parametrize("name, games", [("noop", 40), ("simple", 40), ("greedy", 40), ("lookahead", 20),
+                                         ("montecarlo:playouts=2,policy=noop", 3),
+                                         ("montecarlo:playouts=2,policy=lookahead", 1)])
+def test_engines_agree_game_by_game(name, games, options):
+    native, ref = load_engine("native"), load_engine("reference")
+    a = native.simulate(games, name, native.Rules(**options), seed=2718, start=5, scores=True)
+    b = ref.simulate(games, name, ref.Rules(**options), seed=2718, start=5, scores=True)
+    assert a.histogram == b.histogram
+    assert bytes(a.scores) == bytes(b.scores)
