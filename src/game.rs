@@ -259,6 +259,16 @@ impl Position {
         self.empty = 0;
     }
 
+    /// Put the stock's cards in the order of `stock`, which holds the same cards: a
+    /// guess of the order that montecarlo plays on. Nothing else depends on it.
+    #[inline]
+    pub fn set_stock_order(&mut self, stock: &[Card]) {
+        let next = usize::from(self.stock_next);
+        self.stock[next..usize::from(self.stock_end)].copy_from_slice(stock);
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+    }
+
     /// A position from its parts, checked as R6.5 demands: each of the 52 cards
     /// exactly once, a stock length that is a multiple of 4, no top-rank card among
     /// the discards. `PositionError` otherwise.
