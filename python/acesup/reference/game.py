@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..display import game_svg
 from ..errors import CardError, IllegalMoveError, MoveError, PositionError, RulesError, UndoError
 from . import rules as rulebook  # imported as a module because rules.py imports this one
 from .cards import Card, Ordered, card_set_problem, deck_cards, int_arg
@@ -396,6 +397,10 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_str({self.to_str()!r})"
+
+    def _repr_svg_(self) -> str:
+        """The position drawn as cards, for notebooks (``acesup.display.game_svg``)."""
+        return game_svg(self)
 
     # --- copies, equality, pickle --------------------------------------------------------
 

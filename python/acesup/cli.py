@@ -1,0 +1,553 @@
+"""The command line: ``acesup <command>`` (also ``python -m acesup``).
+
+- ``simulate``: play many seeded games with a strategy and report the win rate;
+- ``solve``: ask the clairvoyant solver whether a deal can be won, and how;
+- ``play``: play a game in the terminal, by typing moves;
+- ``table``: the Markdown table of win rates by rules and strategy;
+- ``bench``: the performance figures (``acesup.bench``).
+
+Every command has ``--help`` with examples. A bad argument, including one the
+engine rejects (a bad card, deck, position, rules text or strategy), ends the
+command with a one-line message on stderr and exit status 2, never a traceback;
+Ctrl-C ends it with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import math
+import os
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn, TextIO
+
+from tqdm import tqdm
+
+import acesup
+
+from . import bench, plot
+from .display import figure
+from .errors import AcesUpError, MoveError, UndoError
+
+__all__ = ["main"]
+
+ENGINES = {"native": "acesup", "reference": "acesup.reference"}
+PRESETS = ("standard", "strict", "easy", "reverse")
+TABLE_STRATEGIES = ("random", "noop", "simple", "greedy", "lookahead", "montecarlo")
+WIN = 48  # the score of a won game (RULES.md R4.2)
+INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT)
+
+SHARD_SECONDS = 0.25  # simulate plays in shards of about this long, so that Ctrl-C and the progress bar respond
+FIRST_SHARD = 16  # games: small enough for the slowest strategy on the reference engine
+PROGRESS_DELAY = 1.0  # seconds before a progress bar appears: short runs show none
+
+HINT_NODES = 200_000  # how hard `hint` lets the solver look for a win before it asks greedy
+HINT_SECONDS = 1.0
+
+
+# --- arguments ----------------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line: the problem and where to read
+    more, without the usage block (exit status 2, as argparse's)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def int_at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: an int >= ``low``, written as digits (``1_000_000`` too)
+    or as an integral float (``1e6``)."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            try:
+                number = float(text)
+            except ValueError:
+                number = math.nan
+            if not number.is_integer():
+                raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
+            value = int(number)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}")
+        return value
+
+    return convert
+
+
+def _seed(text: str) -> int:
+    """An argparse type: a seed, an int in [0, 2**64)."""
+    value = int_at_least(0)(text)
+    if value >= 2**64:
+        raise argparse.ArgumentTypeError(f"a seed is an int in [0, 2**64), got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _rules_options() -> _Parser:
+    """The options that choose the rules (RULES.md R5), shared by the commands."""
+    parent = _Parser(add_help=False)
+    group = parent.add_argument_group("rules (docs/RULES.md R5)")
+    group.add_argument("--rules", metavar="PRESET",
+                       help="a preset (standard, strict, easy, reverse) or rules text as in RULES.md R6.4, "
+                            "e.g. 'strict,deal=stuck' (default: standard); the options below change it")
+    group.add_argument("--fill", choices=("top", "ace", "any"), help="which card may fill an empty pile")
+    group.add_argument("--deal", choices=("free", "stuck"), help="when a deal is allowed")
+    group.add_argument("--relocate-single", action="store_true", default=None,
+                       help="a pile's only card may fill an empty pile while the stock lasts")
+    group.add_argument("--ace-low", action="store_true", default=None,
+                       help="the ace is the lowest card and the king the highest (ace_high=false)")
+    return parent
+
+
+def _rules_given(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name) is not None for name in ("rules", "fill", "deal", "relocate_single", "ace_low"))
+
+
+def _rules(engine: Any, args: argparse.Namespace) -> Any:
+    """The engine's Rules chosen by the rules options. ``RulesError`` for bad text."""
+    rules = engine.Rules.parse(args.rules) if args.rules is not None else engine.Rules.standard()
+    options: dict[str, Any] = {}
+    if args.fill is not None:
+        options["fill"] = args.fill
+    if args.deal is not None:
+        options["deal"] = args.deal
+    if args.relocate_single:
+        options["relocate_single"] = True
+    if args.ace_low:
+        options["ace_high"] = False
+    return rules.replace(**options)
+
+
+@contextlib.contextmanager
+def _bad_arguments(parser: argparse.ArgumentParser) -> Iterator[None]:
+    """Turns what the engine raises about the arguments (a bad card, deck,
+    position, rules text, strategy or seed) into a one-line usage error, exit
+    status 2. Only the setting up of a command runs inside, so an error raised
+    while it works is never mistaken for a bad argument."""
+    try:
+        yield
+    except (AcesUpError, ValueError, TypeError, ImportError) as err:
+        parser.error(str(err))
+
+
+# --- presentation ---------------------------------------------------------------------------------
+
+
+def _colour(stream: TextIO) -> bool:
+    """Whether to colour what goes to ``stream``: a terminal that is not "dumb",
+    and no NO_COLOR in the environment (https://no-color.org)."""
+    return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+_RED_CARD = re.compile("[2-9TJQKA][\u2665\u2666]")  # a heart or a diamond in the tableau
+
+
+def _tableau(game: Any, colour: bool) -> str:
+    """``str(game)`` (RULES.md R6.6) under a line of pile numbers, the hearts and
+    diamonds in red when ``colour``."""
+    text = "0   1   2   3\n" + str(game)
+    if colour:
+        text = _RED_CARD.sub(lambda card: f"\033[31m{card[0]}\033[0m", text)
+    return text
+
+
+def _text_histogram(histogram: tuple[int, ...], width: int = 40) -> str:
+    """The scores as bars, four scores a bar (0-3, 4-7, ..., 44-47) and the won
+    games (48) on a bar of their own, with counts and shares."""
+    bins = [(f"{low:2d}-{low + 3:2d}", sum(histogram[low:low + 4])) for low in range(0, WIN, 4)]
+    bins.append(("   won", histogram[WIN]))
+    games, most = sum(histogram), max(count for _, count in bins)
+    lines = ["score   games"]
+    for label, count in bins:
+        length = round(width * count / most) if most else 0
+        bar = "\u2588" * length or ("\u258f" if count else "")
+        share = count / games if games else 0.0
+        lines.append(f"{label}  {bar:<{width}} {count:>12,} {share:7.2%}")
+    return "\n".join(lines)
+
+
+# --- simulate ---------------------------------------------------------------------------------------
+
+
+def _simulate_in_shards(play: Callable[[int, int], Any], games: int, empty: Any,
+                        progress: bool) -> tuple[Any, float, bool]:
+    """Plays ``games`` games as ``play(count, start)`` calls on consecutive shards
+    and adds their Stats up; equal to one call, since each game's deal depends
+    only on the seed and its index (RNG.md). Shards start small and grow to about
+    SHARD_SECONDS each, so that the progress bar moves and Ctrl-C stops the run
+    soon, keeping the shards already played. Returns (Stats, seconds, whether
+    Ctrl-C stopped the run)."""
+    stats, done, shard = empty, 0, FIRST_SHARD
+    began = time.perf_counter()
+    with tqdm(total=games, disable=not progress, delay=PROGRESS_DELAY, unit=" games", unit_scale=True,
+              leave=False, dynamic_ncols=True) as bar:
+        try:
+            while done < games:
+                count = min(shard, games - done)
+                shard_began = time.perf_counter()
+                stats = stats + play(count, done)
+                elapsed = time.perf_counter() - shard_began
+                done += count
+                bar.update(count)
+                shard = max(1, min(4 * count, int(count * SHARD_SECONDS / max(elapsed, 1e-6))))
+        except KeyboardInterrupt:
+            return stats, time.perf_counter() - began, True
+    return stats, time.perf_counter() - began, False
+
+
+def _finite(value: float) -> float | None:
+    """A float for JSON, which has no nan: None stands for "no games"."""
+    return None if math.isnan(value) else value
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    engine = importlib.import_module(ENGINES[args.engine])
+    with _bad_arguments(args.parser):
+        rules = _rules(engine, args)
+        engine.simulate(0, args.strategy, rules, args.seed, threads=args.threads)  # checks them all
+        if args.plot is not None:
+            plot.check_path(args.plot)
+    progress = not args.json and sys.stdout.isatty()
+    stats, seconds, interrupted = _simulate_in_shards(
+        lambda count, start: engine.simulate(count, args.strategy, rules, args.seed, threads=args.threads,
+                                             start=start),
+        args.games, engine.Stats.empty(), progress)
+    rate = stats.games / seconds if seconds > 0 else math.nan
+    if args.json:
+        print(json.dumps({
+            "games": stats.games, "wins": stats.wins, "losses": stats.losses,
+            "win_rate": _finite(stats.win_rate), "ci95": list(stats.ci95),
+            "mean_score": _finite(stats.mean_score), "histogram": list(stats.histogram),
+            "games_per_second": _finite(rate), "seconds": seconds,
+            "strategy": args.strategy, "rules": str(rules), "seed": args.seed, "engine": args.engine,
+            "threads": args.threads, "partial": interrupted, "games_asked": args.games,
+        }, indent=2))
+    else:
+        threads = "all cores" if args.threads is None else f"{args.threads} thread{'s' * (args.threads > 1)}"
+        print(f"strategy {args.strategy}, seed {args.seed}, {args.engine} engine on {threads}")
+        print(f"rules {rules}")
+        if interrupted:
+            print(f"interrupted: partial result, {stats.games:,} of {args.games:,} games played")
+        print(f"games       {stats.games:,}")
+        print(f"wins        {stats.wins:,}")
+        low, high = stats.ci95
+        print(f"win rate    {figure(stats.win_rate, 5)} (95% CI {low:.5f} to {high:.5f})")
+        print(f"mean score  {figure(stats.mean_score, 3)}")
+        print(f"games/s     {rate:,.0f}")
+        print()
+        print(_text_histogram(stats.histogram))
+    if args.plot is not None:
+        try:
+            plot.histogram(stats, path=args.plot)
+        except OSError as err:  # the folder and the format were checked, but the disk may still refuse
+            print(f"{args.parser.prog}: error: cannot write the plot: {err}", file=sys.stderr)
+            return 1
+    return INTERRUPTED if interrupted else 0
+
+
+# --- solve ------------------------------------------------------------------------------------------
+
+
+def _game(args: argparse.Namespace) -> Any:
+    """The native Game named by --seed, --deck or --position, under the rules options."""
+    if args.position is not None:
+        if _rules_given(args):
+            raise ValueError("a --position carries its own rules: leave out --rules, --fill, --deal, "
+                             "--relocate-single and --ace-low")
+        return acesup.Game.from_str(args.position)
+    rules = _rules(acesup, args)
+    if args.deck is not None:
+        return acesup.Game.from_deck(args.deck, rules)
+    return acesup.Game.from_seed(args.seed, rules)
+
+
+def _solve(args: argparse.Namespace) -> int:
+    with _bad_arguments(args.parser):
+        game = _game(args)
+    colour = _colour(sys.stdout)
+    solution = acesup.solve(game, node_limit=args.node_limit, time_limit=args.time_limit)
+    print(f"position  {game.to_str()}")
+    searched = f"{solution.nodes:,} position{'s' * (solution.nodes != 1)} searched"
+    if solution.winnable:
+        print(f"winnable: a winning line of {len(solution.moves)} moves ({searched})")
+    elif solution.winnable is False:
+        print(f"lost: no sequence of moves wins this deal (proved exhaustively, {searched})")
+    else:
+        print(f"unresolved: the search stopped at its limit ({searched}); raise --node-limit or --time-limit")
+    print()
+    print(_tableau(game, colour))
+    for number, move in enumerate(solution.moves, 1):
+        game.play(move)
+        print()
+        print(f"{number}. {move}")
+        print(_tableau(game, colour))
+    return 0
+
+
+# --- play -------------------------------------------------------------------------------------------
+
+PLAY_HELP = """\
+Type a move in the notation of RULES.md R6.3 (piles are numbered 0 to 3, left to right):
+  d2       discard the top card of pile 2 (a higher card of its suit is on top of another pile)
+  f2>0     fill the empty pile 0 with the top card of pile 2
+  f2:1>0   fill pile 0 with the card at index 1 of pile 2, counted from the top (fill=any)
+  deal     deal four cards from the stock, one on each pile
+or a command:
+  moves    list the legal moves        undo   take back the last move
+  hint     suggest a move              help   show this
+  quit     stop playing"""
+
+
+def _hint(game: Any) -> tuple[Any, str]:
+    """A suggested move and why: the first move of the solver's winning line when it
+    proves a win within a small limit, else the "greedy" strategy's move."""
+    solution = acesup.solve(game, node_limit=HINT_NODES, time_limit=HINT_SECONDS)
+    if solution.winnable and solution.moves:
+        return solution.moves[0], f"the solver found a win in {len(solution.moves)} moves"
+    why = ("this deal can no longer be won" if solution.winnable is False
+           else "the solver found no win within its limit")
+    return acesup.strategy("greedy")(game), f"greedy's move; {why}"
+
+
+def _play(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else random.randrange(2**64)
+    with _bad_arguments(args.parser):
+        game = acesup.Game.from_seed(seed, _rules(acesup, args))
+    colour, echo = _colour(sys.stdout), not sys.stdin.isatty()
+    print(f"Aces Up, seed {seed} (acesup play --seed {seed} deals it again), rules {game.rules}")
+    print("Discard every card but the four aces. Type a move (d2, f2>0, deal), or help.")
+    print()
+    print(_tableau(game, colour))
+    while not game.is_over:
+        try:
+            line = input("move> ")
+        except EOFError:
+            line = "quit"
+        if echo:
+            print(line)
+        word = line.strip().lower()
+        if not word:
+            continue
+        if word in ("quit", "exit", "q"):
+            print(f"stopped with {game.score} of 48 cards discarded")
+            return 0
+        if word in ("help", "?", "h"):
+            print(PLAY_HELP)
+        elif word == "moves":
+            print("legal moves: " + " ".join(map(str, game.legal_moves())))
+        elif word == "hint":
+            move, why = _hint(game)
+            print(f"hint: {move} ({why})")
+        elif word == "undo":
+            try:
+                print(f"took back {game.undo()}")
+            except UndoError as err:
+                print(err)
+                continue
+            print(_tableau(game, colour))
+        else:
+            try:
+                game.play(word)
+            except MoveError as err:  # malformed (MoveError) or against the rules (IllegalMoveError)
+                print(err)
+                continue
+            print(_tableau(game, colour))
+    if game.is_won:
+        print(f"You won: all 48 cards discarded in {len(game.history)} moves.")
+    else:
+        print(f"Game over: no move left, {game.score} of 48 cards discarded.")
+    return 0
+
+
+# --- table ------------------------------------------------------------------------------------------
+
+
+def _percent(rate: float, bounds: tuple[float, float]) -> str:
+    return f"{100 * rate:.2f} ({100 * bounds[0]:.2f}\u2013{100 * bounds[1]:.2f})"
+
+
+def _table(args: argparse.Namespace) -> int:
+    strategies = args.strategy or list(TABLE_STRATEGIES)
+    with _bad_arguments(args.parser):
+        acesup.compare(strategies, 0, None, args.seed, threads=args.threads)  # checks them all
+        acesup.solvability(0, None, args.seed, threads=args.threads, node_limit=args.node_limit,
+                           time_limit=args.time_limit)
+    rows = [(preset, deal) for preset in PRESETS for deal in ("free", "stuck")]
+    lines = [
+        f"Win rates in % with 95% Wilson intervals, over games 0 to {args.games - 1:,} of seed {args.seed}: "
+        f"every strategy and the solver play the same {args.games:,} deals under each rules.",
+        "*solvable*: the clairvoyant solver, which knows the order of the stock; its interval counts the "
+        f"deals left unresolved by its limit ({_limits_text(args)}) as possibly either.",
+        "",
+        "| rules | deal | " + " | ".join(strategies) + " | solvable | unresolved |",
+        "| --- | --- | " + " | ".join("---:" for _ in strategies) + " | ---: | ---: |",
+    ]
+    with tqdm(total=len(rows), disable=not sys.stdout.isatty(), delay=PROGRESS_DELAY, unit="rules",
+              leave=False) as bar:
+        for preset, deal in rows:
+            rules = acesup.Rules.preset(preset).replace(deal=deal)
+            comparison = acesup.compare(strategies, args.games, rules, args.seed, threads=args.threads)
+            solvable = acesup.solvability(args.games, rules, args.seed, threads=args.threads,
+                                          node_limit=args.node_limit, time_limit=args.time_limit)
+            cells = [_percent(stats.win_rate, stats.ci95) for stats in comparison.stats.values()]
+            cells += [_percent(solvable.rate, solvable.ci95), f"{solvable.unresolved:,}"]
+            lines.append(f"| {preset} | {deal} | " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+            bar.update()
+    print("\n".join(lines))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    with _bad_arguments(args.parser):
+        acesup.simulate(0, args.strategy)  # checks the strategy before the long runs
+    return bench.run(args)
+
+
+def _limits_text(args: argparse.Namespace) -> str:
+    limits = []
+    if args.node_limit is not None:
+        limits.append(f"{args.node_limit:,} positions")
+    if args.time_limit is not None:
+        limits.append(f"{args.time_limit:g} s")
+    return " or ".join(limits) + " a deal" if limits else "none"
+
+
+# --- the parser -----------------------------------------------------------------------------------------
+
+
+def _parser() -> _Parser:
+    rules = _rules_options()
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(prog="acesup", description="Aces Up solitaire: simulate, solve, play, tabulate, benchmark.",
+                     formatter_class=formatter, epilog="""examples:
+  acesup simulate --games 1e6 --strategy greedy
+  acesup solve --seed 42
+  acesup play
+  acesup table --games 10000 > results.md
+  acesup bench --memory-games 0
+
+Run acesup COMMAND --help for the options of a command.""")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    simulate = commands.add_parser(
+        "simulate", parents=[rules], formatter_class=formatter,
+        help="play many seeded games with a strategy and report the win rate",
+        description="Plays games 0 to N-1 of a master seed with a strategy and prints the number of games, "
+                    "the wins, the win rate with its 95% Wilson interval, the mean score, the speed and a "
+                    "histogram of the scores. Ctrl-C stops the run and prints the partial result (exit "
+                    "status 130); the figures of a finished run do not depend on the thread count.",
+        epilog="""examples:
+  acesup simulate --games 1e6                              random play, standard rules
+  acesup simulate --games 1e5 --strategy greedy --rules strict --deal stuck
+  acesup simulate --games 2000 --strategy "montecarlo:playouts=64,policy=lookahead"
+  acesup simulate --games 1e6 --json > result.json        machine-readable
+  acesup simulate --games 1e6 --plot scores.png           with a histogram picture (acesup[plot])
+  acesup simulate --games 1000 --engine reference         the pure-Python engine""")
+    simulate.add_argument("--games", type=int_at_least(1), default=100_000, metavar="N",
+                          help="number of games (default 100000; 1e6 and 1_000_000 work)")
+    simulate.add_argument("--strategy", default="random", metavar="S",
+                          help="random, noop, simple, greedy, lookahead, or montecarlo:playouts=P,policy=S "
+                               "(docs/STRATEGIES.md; default random)")
+    simulate.add_argument("--seed", type=_seed, default=0, metavar="K", help="master seed (default 0)")
+    simulate.add_argument("--threads", type=int_at_least(1), metavar="T", help="threads (default: all cores)")
+    simulate.add_argument("--engine", choices=tuple(ENGINES), default="native",
+                          help="native (Rust, default) or reference (pure Python, slow)")
+    simulate.add_argument("--json", action="store_true", help="print the result as JSON")
+    simulate.add_argument("--plot", metavar="FILE", help="also draw the histogram into FILE (.png, .svg, .pdf)")
+    simulate.set_defaults(run=_simulate, parser=simulate)
+
+    solve = commands.add_parser(
+        "solve", parents=[rules], formatter_class=formatter,
+        help="find a winning line for a deal, or prove there is none",
+        description="Runs the clairvoyant solver (it knows the order of the stock) on one deal and prints its "
+                    "verdict: a winning line, step by step with the tableau after each move; or the proof "
+                    "that the deal is lost; or, when a limit stops the search, that it is unresolved.",
+        epilog="""examples:
+  acesup solve --seed 42
+  acesup solve --seed 42 --rules easy
+  acesup solve --deck "As Kd 7h 2c 3s ..."                   a deck in deal order, all 52 cards
+  acesup solve --position "7s/Js/5h3d/Ac 9c2h... - fill=top,deal=free,relocate_single=false,ace_high=true"
+  acesup solve --seed 7 --node-limit 1e6 --time-limit 10""")
+    deal = solve.add_mutually_exclusive_group(required=True)
+    deal.add_argument("--seed", type=_seed, metavar="K", help="the deal Game.from_seed(K)")
+    deal.add_argument("--deck", metavar="CARDS", help="the 52 cards in deal order (RULES.md R6.2)")
+    deal.add_argument("--position", metavar="STR", help="a position in the one-line text of RULES.md R6.5, "
+                                                        "which includes its rules")
+    solve.add_argument("--node-limit", type=int_at_least(1), metavar="N",
+                       help="stop after searching N positions (default: no limit)")
+    solve.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
+                       help="stop after S seconds (default 60)")
+    solve.set_defaults(run=_solve, parser=solve)
+
+    play = commands.add_parser(
+        "play", parents=[rules], formatter_class=formatter,
+        help="play a game in the terminal",
+        description="Plays one game interactively: type moves in the notation of RULES.md R6.3 (d2, f2>0, "
+                    "f2:3>0, deal) or undo, hint, moves, help, quit. Reads standard input line by line, so a "
+                    "game can be scripted. Colour follows the terminal and NO_COLOR.",
+        epilog="""examples:
+  acesup play                        a random deal (its seed is printed)
+  acesup play --seed 42 --rules easy
+  printf 'moves\\nhint\\nquit\\n' | acesup play --seed 42""")
+    play.add_argument("--seed", type=_seed, metavar="K", help="the deal Game.from_seed(K) (default: a random one)")
+    play.set_defaults(run=_play, parser=play)
+
+    table = commands.add_parser(
+        "table", formatter_class=formatter,
+        help="print the Markdown table of win rates by rules and strategy",
+        description="Plays the same deals under each rules preset and deal timing with each strategy "
+                    "(compare) and the clairvoyant solver (solvability), and prints the win rates with "
+                    "95% intervals as a Markdown table on standard output.",
+        epilog="""examples:
+  acesup table > results.md
+  acesup table --games 100000 --seed 1
+  acesup table --games 1000 --strategy greedy --strategy lookahead --node-limit 1e5""")
+    table.add_argument("--games", type=int_at_least(1), default=10_000, metavar="N",
+                       help="deals per rules (default 10000)")
+    table.add_argument("--seed", type=_seed, default=0, metavar="K", help="master seed (default 0)")
+    table.add_argument("--strategy", action="append", metavar="S",
+                       help=f"a strategy column, repeatable (default: {', '.join(TABLE_STRATEGIES)})")
+    table.add_argument("--threads", type=int_at_least(1), metavar="T", help="threads (default: all cores)")
+    table.add_argument("--node-limit", type=int_at_least(1), default=1_000_000, metavar="N",
+                       help="positions the solver may search per deal (default 1e6)")
+    table.add_argument("--time-limit", type=_seconds, metavar="S",
+                       help="seconds the solver may search per deal (default: no limit)")
+    table.set_defaults(run=_table, parser=table)
+
+    benchmark = commands.add_parser(
+        "bench", formatter_class=formatter, help="print the performance figures",
+        description=bench.__doc__.split("\n\n", 1)[1], epilog=bench.EXAMPLES)
+    bench.add_arguments(benchmark)
+    benchmark.set_defaults(run=_bench, parser=benchmark)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the command line ``acesup`` with ``argv`` (default: ``sys.argv[1:]``)
+    and returns its exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print(f"{args.parser.prog}: interrupted", file=sys.stderr)
+        return INTERRUPTED

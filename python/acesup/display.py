@@ -1,0 +1,113 @@
+"""Pictures for notebooks, written once for both engines.
+
+``Game._repr_svg_`` and ``Stats._repr_html_`` of the native engine and of
+``acesup.reference`` call these functions, so a game or a batch of statistics
+looks the same in Jupyter whichever engine made it. They read only the public
+API (``piles``, ``stock``, ``discards``, ``is_over``, ``is_won``; ``games``,
+``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``scores``), never the
+engines' insides.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+__all__ = ["game_svg", "stats_html"]
+
+# Card geometry, in SVG user units (pixels at 100% zoom).
+CARD_W, CARD_H = 56, 78
+GAP = 14  # between two piles
+OVERLAP = 22  # how much of a buried card shows above the card on it: its rank and suit
+MARGIN = 10
+LABEL_H = 18  # the pile numbers above the piles
+FOOTER_H = 26  # the stock and discard counts below
+
+RED, BLACK = "#c62828", "#212121"
+SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+SUIT_COLOURS = {"c": BLACK, "d": RED, "h": RED, "s": BLACK}
+FONT = "font-family='DejaVu Sans, Segoe UI Symbol, Arial, sans-serif'"
+
+
+def _card(card: Any, x: float, y: float, top: bool) -> str:
+    """One card face at (x, y): rank and suit in the corner, which is all that
+    shows of a buried card, and a large suit in the middle of the top card."""
+    text = str(card)
+    rank = "10" if text[0] == "T" else text[0]
+    suit = SUIT_SYMBOLS[card.suit]
+    colour = SUIT_COLOURS[card.suit]
+    parts = [
+        f"<g class='card{' top' if top else ''}' data-card='{text}'>",
+        f"<title>{text}</title>",
+        f"<rect x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='6' fill='white' stroke='#9e9e9e'/>",
+        f"<text x='{x + 5}' y='{y + 16}' font-size='14' font-weight='bold' fill='{colour}'>{rank}{suit}</text>",
+    ]
+    if top:
+        parts.append(f"<text x='{x + CARD_W / 2}' y='{y + CARD_H / 2 + 12}' font-size='32' "
+                     f"text-anchor='middle' fill='{colour}'>{suit}</text>")
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def game_svg(game: Any) -> str:
+    """The position of ``game`` (of either engine) as an SVG picture: the four
+    piles side by side, numbered 0 to 3 as moves name them, each pile's cards
+    stacked downwards from its bottom card so that every rank and suit shows and
+    the top card is fully visible; hearts and diamonds in red; an empty pile as
+    a dashed outline; and below, the stock and discard counts and, once the game
+    is over, its result.
+
+    Each card is a ``<g class="card">`` (``"card top"`` for a top card) with a
+    ``data-card`` attribute holding its canonical text, so the picture can be
+    checked by a program as well as read by a person.
+    """
+    piles = game.piles
+    tallest = max(1, *map(len, piles))
+    width = 2 * MARGIN + 4 * CARD_W + 3 * GAP
+    table_h = CARD_H + (tallest - 1) * OVERLAP
+    height = MARGIN + LABEL_H + table_h + FOOTER_H + MARGIN
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+             f"viewBox='0 0 {width} {height}' {FONT}>",
+             f"<rect width='{width}' height='{height}' rx='8' fill='#2e7d32'/>"]
+    for number, pile in enumerate(piles):
+        x = MARGIN + number * (CARD_W + GAP)
+        parts.append(f"<text x='{x + CARD_W / 2}' y='{MARGIN + 13}' font-size='13' text-anchor='middle' "
+                     f"fill='#e8f5e9'>{number}</text>")
+        y = MARGIN + LABEL_H
+        if not pile:
+            parts.append(f"<rect class='empty' x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='6' "
+                         f"fill='none' stroke='#a5d6a7' stroke-dasharray='5 4'/>")
+        for height_in_pile, card in enumerate(pile):
+            parts.append(_card(card, x, y + height_in_pile * OVERLAP, height_in_pile == len(pile) - 1))
+    status = "won" if game.is_won else "over" if game.is_over else ""
+    footer = f"stock {len(game.stock)} \u00b7 discards {len(game.discards)}"
+    if status:
+        footer += f" \u00b7 {status}"
+    parts.append(f"<text class='counts' x='{MARGIN}' y='{height - MARGIN - 6}' font-size='14' "
+                 f"fill='#e8f5e9'>{footer}</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def figure(value: float, digits: int) -> str:
+    """A float with ``digits`` decimals, or "n/a" for nan (a rate or a mean of no
+    games); the command line shows its figures the same way."""
+    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def stats_html(stats: Any) -> str:
+    """A small HTML table of ``stats`` (of either engine): games, wins, win rate
+    with its 95% interval, mean score, and whether per-game scores were kept."""
+    low, high = stats.ci95
+    rows = [
+        ("games", f"{stats.games:,}"),
+        ("wins", f"{stats.wins:,}"),
+        ("win rate", figure(stats.win_rate, 5)),
+        ("95% CI", f"{low:.5f} to {high:.5f}"),
+        ("mean score", figure(stats.mean_score, 3)),
+        ("per-game scores", "kept" if stats.scores is not None else "not kept"),
+    ]
+    body = "".join(f"<tr><th style='text-align:left'>{escape(name)}</th><td>{escape(value)}</td></tr>"
+                   for name, value in rows)
+    return f"<table class='acesup-stats'><tbody>{body}</tbody></table>"

@@ -1,0 +1,130 @@
+"""Simulations and solvability runs spread over a Dask cluster (the ``acesup[dask]``
+extra); see docs/DISTRIBUTED.md.
+
+A run of games ``start .. start + games - 1`` is cut into shards of consecutive
+game indices. Each shard is one task that calls the native engine's
+``simulate`` or ``solvability`` with ``start=`` set to its first index, and the
+results are added up in shard order with ``+``. Every game's deal and strategy
+stream depend only on the master seed and the game's index (docs/RNG.md), so
+the result equals that of one local call with the same arguments, per-game
+scores included, whatever the number of workers, shards or threads.
+
+Each task runs on one thread (``threads=1``): Dask provides the parallelism,
+one task per worker thread, and the engine releases the interpreter lock while
+it plays, so a worker's threads run in parallel.
+
+To use a real cluster, install acesup (with the same version) on the scheduler's
+client and on every worker, start the cluster (``dask scheduler`` and ``dask
+worker tcp://scheduler:8786 --nthreads <cores> --nworkers 1`` on each machine,
+or dask-jobqueue, dask-kubernetes, ...), and pass its client::
+
+    from dask.distributed import Client
+    import acesup.distributed
+
+    client = Client("tcp://scheduler:8786")
+    stats = acesup.distributed.simulate(client, 10**10, "greedy", seed=7)
+
+Nothing here imports Dask: the functions only call the client's ``submit``,
+``gather`` and ``nthreads``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import acesup
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+__all__ = ["simulate", "solvability"]
+
+SHARDS_PER_THREAD = 4  # more shards than threads, so that a slow shard does not idle the others
+U64 = 2**64
+
+
+def _count(value: object, name: str, low: int) -> int:
+    """An int argument >= ``low``: ``TypeError`` for a non-int (bools included),
+    ``ValueError`` below ``low``, as the engine checks its own."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+    return value
+
+
+def _shard_ranges(games: int, start: int, shards: int) -> list[tuple[int, int]]:
+    """``(first index, number of games)`` of each of ``shards`` consecutive shards
+    covering games ``start .. start + games - 1``, as even as can be (no empty
+    shard: fewer shards when there are fewer games)."""
+    shards = min(shards, games)
+    if not shards:
+        return []
+    size, extra = divmod(games, shards)
+    ranges, first = [], start
+    for k in range(shards):
+        count = size + (k < extra)
+        ranges.append((first, count))
+        first += count
+    return ranges
+
+
+def _run(client: Client, task: Callable[..., Any], games: int, start: int, shards: int | None,
+         args: tuple[Any, ...], empty: Any) -> Any:
+    """Runs ``task(count, *args, start=first)`` for every shard on the cluster and
+    adds the results up in shard order."""
+    games, start = _count(games, "games", 0), _count(start, "start", 0)
+    if start + games > U64:
+        raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
+    if shards is None:
+        shards = SHARDS_PER_THREAD * max(1, sum(client.nthreads().values()))
+    shards = _count(shards, "shards", 1)
+    futures = [client.submit(task, count, *args, start=first, pure=False)
+               for first, count in _shard_ranges(games, start, shards)]
+    return sum(client.gather(futures), empty)
+
+
+def _simulate_shard(games: int, strategy: Any, rules: Any, seed: int, *, start: int) -> acesup.Stats:
+    return acesup.simulate(games, strategy, rules, seed, threads=1, start=start)
+
+
+def _solvability_shard(games: int, rules: Any, seed: int, node_limit: int | None, time_limit: float | None,
+                       *, start: int) -> acesup.Solvability:
+    return acesup.solvability(games, rules, seed, threads=1, start=start, node_limit=node_limit,
+                              time_limit=time_limit)
+
+
+def simulate(client: Client, games: int, strategy: Any = "random", rules: acesup.Rules | None = None,
+             seed: int = 0, *, start: int = 0, shards: int | None = None) -> acesup.Stats:
+    """``acesup.simulate(games, strategy, rules, seed, start=start)``, played on the
+    Dask cluster of ``client`` in ``shards`` tasks (default: 4 per worker thread),
+    with the same result.
+
+    ``strategy`` is a built-in's name, or a callable that the workers can unpickle
+    (a module-level function of a module installed on them); a callable runs
+    with the interpreter lock held, so it gains only from worker processes.
+    Every argument is checked here before any task is sent, raising what
+    ``acesup.simulate`` raises (``StrategyError``, ``ValueError``, ``TypeError``);
+    ``shards`` must be an int >= 1.
+    """
+    acesup.simulate(0, strategy, rules, seed, start=start)  # checks every argument, plays nothing
+    return _run(client, _simulate_shard, games, start, shards, (strategy, rules, seed), acesup.Stats.empty())
+
+
+def solvability(client: Client, games: int, rules: acesup.Rules | None = None, seed: int = 0, *,
+                start: int = 0, shards: int | None = None, node_limit: int | None = None,
+                time_limit: float | None = None) -> acesup.Solvability:
+    """``acesup.solvability(games, rules, seed, start=start, node_limit=node_limit,
+    time_limit=time_limit)``, solved on the Dask cluster of ``client`` in
+    ``shards`` tasks (default: 4 per worker thread).
+
+    The result equals the local one whenever ``time_limit`` stops no search: a
+    node limit gives the same verdicts everywhere, a time limit depends on the
+    speed of the machine that searches. Every argument is checked here before any
+    task is sent, raising what ``acesup.solvability`` raises (``ValueError``,
+    ``TypeError``); ``shards`` must be an int >= 1.
+    """
+    acesup.solvability(0, rules, seed, start=start, node_limit=node_limit, time_limit=time_limit)
+    return _run(client, _solvability_shard, games, start, shards, (rules, seed, node_limit, time_limit),
+                acesup.Solvability.empty())

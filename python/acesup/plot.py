@@ -1,0 +1,80 @@
+"""Plots of simulation results, with matplotlib (the ``acesup[plot]`` extra).
+
+matplotlib is imported only when a plot is drawn, so ``import acesup`` and the
+command line stay fast and work without it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+__all__ = ["histogram"]
+
+WIN = 48  # the score of a won game (RULES.md R4.2)
+
+
+def require_matplotlib() -> None:
+    """Raises ``ImportError`` naming the extra to install when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as err:
+        raise ImportError("plotting needs matplotlib: pip install 'acesup[plot]'") from err
+
+
+def check_path(path: str | os.PathLike[str]) -> None:
+    """Raises ``ValueError`` unless ``histogram`` can save a picture at ``path``:
+    its folder exists and its extension names a format matplotlib writes
+    (``ImportError`` without matplotlib). The command line asks before a long
+    run rather than after it."""
+    require_matplotlib()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    folder, extension = os.path.dirname(os.fspath(path)) or ".", os.path.splitext(path)[1].lstrip(".").lower()
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if extension not in formats:
+        raise ValueError(f"cannot save a plot as {os.fspath(path)!r}: the extension must name an image format, "
+                         f"one of {', '.join(sorted(formats))}")
+    if not os.path.isdir(folder):
+        raise ValueError(f"cannot save a plot as {os.fspath(path)!r}: there is no folder {folder!r}")
+
+
+def histogram(stats: Any, ax: Any = None, path: Any = None) -> Any:
+    """Draws the score histogram of ``stats`` (a Stats of either engine): the
+    number of games that ended with each score 0 to 48, the won games (48) in
+    their own colour, with the win rate, its 95% interval and the mean score in
+    the title. Returns the matplotlib Axes.
+
+    ``ax``: the Axes to draw on. Without one, a new figure is made: through
+    pyplot when no ``path`` is given, so that it shows in a notebook or a
+    window, and as a bare ``matplotlib.figure.Figure`` when it is only saved,
+    so that nothing needs a display or stays open. ``path``: when given, the
+    figure is saved there, in the format its extension names (``.png``,
+    ``.svg``, ``.pdf``, ...). ``ImportError`` naming ``acesup[plot]`` when
+    matplotlib is not installed.
+    """
+    require_matplotlib()
+    if ax is None:
+        if path is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots(figsize=(8, 4))
+        else:
+            from matplotlib.figure import Figure
+
+            ax = Figure(figsize=(8, 4)).subplots()
+    counts = list(stats.histogram)
+    colours = ["#90a4ae"] * WIN + ["#2e7d32"]
+    ax.bar(range(WIN + 1), counts, width=0.85, color=colours)
+    ax.set_xlim(-1, WIN + 1)
+    ax.set_xlabel("score (cards discarded; 48 = won)")
+    ax.set_ylabel("games")
+    if stats.games:
+        low, high = stats.ci95
+        ax.set_title(f"{stats.games:,} games: win rate {stats.win_rate:.2%} "
+                     f"(95% CI {low:.2%} to {high:.2%}), mean score {stats.mean_score:.2f}")
+    else:
+        ax.set_title("no games")
+    if path is not None:
+        ax.figure.savefig(path, bbox_inches="tight")
+    return ax

@@ -1,0 +1,343 @@
+"""The command line ``acesup`` (acesup.cli): every command, its output and its
+errors. Most tests call ``main`` in this process with captured output, where
+standard output is not a terminal (so no colour and no progress bar); a few run
+``python -m acesup`` to check what only a real process shows (the exit status
+of ``-m``, Ctrl-C)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import acesup
+from acesup.cli import main
+from helpers import position
+
+WINNABLE_SEED = 3  # Game.from_seed(3) can be won under the standard rules
+LOST_SEED = 2  # and Game.from_seed(2) cannot
+
+
+def run(capsys, monkeypatch, *argv, stdin=None):
+    """``acesup *argv`` in this process: (exit status, stdout, stderr)."""
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        status = main(list(argv))
+    except SystemExit as exit_:
+        status = exit_.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def python_m(*argv, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "acesup", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+# --- help and errors ---------------------------------------------------------------------
+
+
+def test_python_m_acesup_runs_the_command_line():
+    process = python_m("--help")
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    for command in ("simulate", "solve", "play", "table", "bench"):
+        assert command in out
+
+
+@pytest.mark.parametrize("command", ["simulate", "solve", "play", "table", "bench"])
+def test_every_command_has_help_with_examples(capsys, monkeypatch, command):
+    status, out, _ = run(capsys, monkeypatch, command, "--help")
+    assert status == 0
+    assert "examples:" in out and f"acesup {command}" in out
+
+
+@pytest.mark.parametrize("argv, says", [
+    ([], "COMMAND"),
+    (["frobnicate"], "frobnicate"),
+    (["simulate", "--games", "-5"], "--games"),
+    (["simulate", "--games", "lots"], "--games"),
+    (["simulate", "--seed", str(2**64)], "2**64"),
+    (["simulate", "--threads", "0"], "--threads"),
+    (["simulate", "--strategy", "clever"], "clever"),
+    (["simulate", "--strategy", "montecarlo:playouts=0"], "playouts"),
+    (["simulate", "--rules", "fill=sideways"], "sideways"),
+    (["simulate", "--fill", "sideways"], "sideways"),
+    (["simulate", "--engine", "quantum"], "quantum"),
+    (["simulate", "--plot", "scores.pgn"], "pgn"),
+    (["simulate", "--plot", "/no/such/folder/scores.png"], "no folder"),
+    (["solve"], "--seed"),
+    (["solve", "--seed", "1", "--deck", "As"], "not allowed"),
+    (["solve", "--deck", "As Kd 7h"], "52"),
+    (["solve", "--deck", "As Kd 7x"], "7x"),
+    (["solve", "--position", "7s/Js nonsense"], "position"),
+    (["solve", "--position", acesup.Game.from_seed(1).to_str(), "--rules", "easy"], "own rules"),
+    (["solve", "--seed", "1", "--time-limit", "0"], "--time-limit"),
+    (["solve", "--seed", "1", "--node-limit", "0"], "--node-limit"),
+    (["play", "--seed", "-1"], "--seed"),
+    (["play", "--rules", "harder"], "harder"),
+    (["table", "--strategy", "clever"], "clever"),
+    (["table", "--games", "0"], "--games"),
+    (["bench", "--strategy", "clever"], "clever"),
+])
+def test_a_bad_argument_is_one_line_on_stderr_and_exit_status_2(capsys, monkeypatch, argv, says):
+    status, out, err = run(capsys, monkeypatch, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("acesup") and "error:" in err, err
+    assert says in err
+    assert "Traceback" not in err
+
+
+def test_a_bad_argument_in_a_real_process_has_no_traceback():
+    process = python_m("solve", "--deck", "As Kd 7x")
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert out == "" and err.count("\n") == 1 and "7x" in err
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+
+def test_simulate_prints_the_figures_of_one_simulate_call(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "simulate", "--games", "5000", "--strategy", "greedy",
+                         "--rules", "strict", "--deal", "stuck", "--seed", "9", "--threads", "2")
+    assert status == 0
+    stats = acesup.simulate(5000, "greedy", acesup.Rules(fill="ace", deal="stuck"), seed=9)
+    low, high = stats.ci95
+    assert "games       5,000\n" in out
+    assert f"wins        {stats.wins:,}\n" in out
+    assert f"win rate    {stats.win_rate:.5f} (95% CI {low:.5f} to {high:.5f})" in out
+    assert f"mean score  {stats.mean_score:.3f}" in out
+    assert "games/s" in out
+    assert "rules fill=ace,deal=stuck,relocate_single=false,ace_high=true" in out
+    histogram = out[out.index("score   games"):].splitlines()[1:]
+    assert len(histogram) == 13  # 0-3, 4-7, ..., 44-47 and the won games
+    assert sum(int(line.split()[-2].replace(",", "")) for line in histogram) == 5000
+    assert histogram[-1].split()[0] == "won"
+
+
+def test_simulate_json_parses_and_equals_simulate(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "simulate", "--games", "3000", "--seed", "4", "--ace-low",
+                         "--relocate-single", "--json")
+    assert status == 0
+    result = json.loads(out)
+    rules = acesup.Rules(relocate_single=True, ace_high=False)
+    stats = acesup.simulate(3000, "random", rules, seed=4)
+    assert result["histogram"] == list(stats.histogram)
+    assert (result["games"], result["wins"], result["losses"]) == (3000, stats.wins, stats.losses)
+    assert result["win_rate"] == stats.win_rate and result["ci95"] == list(stats.ci95)
+    assert result["mean_score"] == stats.mean_score
+    assert result["rules"] == str(rules) and result["partial"] is False
+    assert result["games_per_second"] > 0
+
+
+def test_simulate_gives_the_same_figures_on_both_engines(capsys, monkeypatch):
+    figures = {}
+    for engine in ("native", "reference"):
+        status, out, _ = run(capsys, monkeypatch, "simulate", "--games", "300", "--strategy", "simple",
+                             "--rules", "easy", "--engine", engine, "--json")
+        assert status == 0
+        result = json.loads(out)
+        figures[engine] = (result["histogram"], result["ci95"], result["mean_score"])
+    assert figures["native"] == figures["reference"]
+
+
+def test_simulate_plot_writes_the_picture(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "scores.png"
+    status, _, _ = run(capsys, monkeypatch, "simulate", "--games", "1000", "--plot", str(path))
+    assert status == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_simulate_plot_without_matplotlib_names_the_extra_before_playing(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
+    status, out, err = run(capsys, monkeypatch, "simulate", "--plot", str(tmp_path / "scores.png"))
+    assert status == 2 and out == ""
+    assert "acesup[plot]" in err and err.count("\n") == 1
+
+
+def test_simulate_ctrl_c_prints_the_partial_result_with_status_130():
+    process = python_m("simulate", "--games", "1e15", "--engine", "reference", "--json")
+    time.sleep(2.0)  # past the start-up, into the shards
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    result = json.loads(out)
+    assert result["partial"] is True
+    assert 0 < result["games"] < 10**15 and sum(result["histogram"]) == result["games"]
+    assert result["histogram"] == list(acesup.simulate(result["games"]).histogram)  # the shards played
+
+
+def test_simulate_text_marks_a_partial_result():
+    process = python_m("simulate", "--games", "1e15", "--threads", "1", env={**os.environ, "NO_COLOR": "1"})
+    time.sleep(2.0)
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "interrupted: partial result" in out and "of 1,000,000,000,000,000 games played" in out
+
+
+# --- solve -------------------------------------------------------------------------------
+
+
+def test_solve_prints_a_winning_line_that_wins(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "solve", "--seed", str(WINNABLE_SEED))
+    assert status == 0
+    assert out.splitlines()[1].startswith("winnable: a winning line of")
+    game = acesup.Game.from_seed(WINNABLE_SEED)
+    solution = acesup.solve(game)
+    steps = [line.split(". ", 1)[1] for line in out.splitlines() if line[:1].isdigit() and ". " in line]
+    assert steps == [str(move) for move in solution.moves]
+    for move in solution.moves:
+        game.play(move)
+    assert game.is_won
+    assert out.rstrip().endswith(str(game))  # the tableau after the last move
+
+
+def test_solve_says_a_lost_deal_is_proved_lost(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "solve", "--seed", str(LOST_SEED))
+    assert status == 0
+    assert "lost: no sequence of moves wins this deal (proved exhaustively, " in out
+    assert out.rstrip().endswith(str(acesup.Game.from_seed(LOST_SEED)))
+
+
+def test_solve_reports_an_unresolved_search(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "solve", "--seed", "8", "--node-limit", "1")
+    assert status == 0
+    assert "unresolved" in out and "--node-limit" in out
+
+
+def test_solve_takes_a_deck_or_a_position(capsys, monkeypatch):
+    deck = " ".join(map(str, acesup.deck_from_seed(WINNABLE_SEED)))
+    _, by_deck, _ = run(capsys, monkeypatch, "solve", "--deck", deck)
+    position = acesup.Game.from_seed(WINNABLE_SEED).to_str()
+    _, by_position, _ = run(capsys, monkeypatch, "solve", "--position", position)
+    _, by_seed, _ = run(capsys, monkeypatch, "solve", "--seed", str(WINNABLE_SEED))
+    assert by_deck == by_position == by_seed
+
+
+def test_solve_uses_the_rules_options(capsys, monkeypatch):
+    _, out, _ = run(capsys, monkeypatch, "solve", "--seed", "1", "--rules", "easy", "--deal", "stuck")
+    assert f"position  {acesup.Game.from_seed(1, acesup.Rules(fill='any', deal='stuck')).to_str()}" in out
+
+
+# --- play --------------------------------------------------------------------------------
+
+
+def test_play_takes_moves_explains_mistakes_and_undoes(capsys, monkeypatch):
+    game = acesup.Game.from_seed(WINNABLE_SEED)
+    first, = game.legal_moves()
+    script = f"moves\nf9>9\nd0\n{first}\nundo\nundo\n{first}\nhelp\n\nquit\n"
+    status, out, err = run(capsys, monkeypatch, "play", "--seed", str(WINNABLE_SEED), stdin=script)
+    assert status == 0 and err == ""
+    assert f"seed {WINNABLE_SEED}" in out
+    assert f"legal moves: {first}\n" in out
+    assert "not a move: 'f9>9'" in out  # malformed
+    assert "cannot discard" in out  # illegal, with the rules' reason
+    assert f"took back {first}\n" in out
+    assert "no move to undo" in out
+    assert "undo" in out and "hint" in out  # the help
+    assert out.rstrip().endswith("stopped with 1 of 48 cards discarded")
+    assert "\033[" not in out  # no colour when not on a terminal
+
+
+def test_play_hint_suggests_a_legal_move_of_a_winning_line(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "play", "--seed", str(WINNABLE_SEED), stdin="hint\n")
+    assert status == 0
+    hint = out.split("hint: ", 1)[1].split()[0]
+    game = acesup.Game.from_seed(WINNABLE_SEED)
+    assert game.is_legal(hint)
+    assert "the solver found a win" in out
+
+
+def test_play_hint_falls_back_on_greedy_when_the_deal_is_lost(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "play", "--seed", str(LOST_SEED), stdin="hint\n")
+    assert status == 0
+    game = acesup.Game.from_seed(LOST_SEED)
+    assert f"hint: {acesup.strategy('greedy')(game)} (greedy's move; this deal can no longer be won)" in out
+
+
+def test_play_to_a_win(capsys, monkeypatch):
+    moves = acesup.solve(acesup.Game.from_seed(WINNABLE_SEED)).moves
+    status, out, _ = run(capsys, monkeypatch, "play", "--seed", str(WINNABLE_SEED),
+                         stdin="".join(f"{move}\n" for move in moves))
+    assert status == 0
+    assert out.rstrip().endswith(f"You won: all 48 cards discarded in {len(moves)} moves.")
+
+
+def test_play_to_a_loss_with_other_rules(capsys, monkeypatch):
+    game = acesup.Game.from_seed(LOST_SEED, acesup.Rules.reverse())
+    moves = []
+    while not game.is_over:
+        moves.append(str(game.legal_moves()[-1]))
+        game.play(moves[-1])
+    status, out, _ = run(capsys, monkeypatch, "play", "--seed", str(LOST_SEED), "--ace-low",
+                         stdin="\n".join(moves) + "\n")
+    assert status == 0
+    assert out.rstrip().endswith(f"Game over: no move left, {game.score} of 48 cards discarded.")
+
+
+def test_play_ends_at_the_end_of_input(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "play", "--seed", "5", stdin="")
+    assert status == 0 and "stopped with 0 of 48" in out
+
+
+def test_play_colours_hearts_and_diamonds_on_a_terminal_unless_no_color(capsys, monkeypatch):
+    from acesup.cli import _colour, _tableau
+
+    game = acesup.Game.from_str(position([["Kh"], ["Qd"], ["Js"], ["Tc"]]))
+    coloured = _tableau(game, True)
+    assert "\033[31mK\u2665\033[0m" in coloured and "\033[31mQ\u2666\033[0m" in coloured
+    assert "\033[31mJ\u2660" not in coloured
+    assert _tableau(game, False) == "0   1   2   3\n" + str(game)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert _colour(Terminal())
+    assert not _colour(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not _colour(Terminal())
+
+
+# --- table and bench ---------------------------------------------------------------------
+
+
+def test_table_is_markdown_of_every_rules_and_deal(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "table", "--games", "40", "--seed", "3", "--strategy", "greedy",
+                         "--strategy", "random", "--node-limit", "20000")
+    assert status == 0
+    rows = [line for line in out.splitlines() if line.startswith("|")]
+    assert rows[0] == "| rules | deal | greedy | random | solvable | unresolved |"
+    assert len(rows) == 2 + 8
+    cells = {tuple(cell.strip() for cell in row.strip("|").split("|")[:2]): row for row in rows[2:]}
+    assert set(cells) == {(preset, deal) for preset in ("standard", "strict", "easy", "reverse")
+                          for deal in ("free", "stuck")}
+    rules = acesup.Rules.easy().replace(deal="stuck")
+    greedy = acesup.simulate(40, "greedy", rules, seed=3)
+    solvable = acesup.solvability(40, rules, seed=3, node_limit=20000)
+    cell = cells[("easy", "stuck")].strip("|").split("|")
+    assert cell[2].strip().startswith(f"{100 * greedy.win_rate:.2f} (")
+    assert cell[4].strip().startswith(f"{100 * solvable.rate:.2f} (")
+    assert cell[5].strip() == f"{solvable.unresolved:,}"
+
+
+def test_bench_prints_the_figures(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "bench", "--games", "2000", "--reference-games", "20",
+                         "--solver-games", "4", "--node-limit", "1000", "--memory-games", "0")
+    assert status == 0
+    for figure in ("native games/s, 1 thread", "reference games/s", "native / reference",
+                   "solver deals/s, 1 thread"):
+        assert figure in out
