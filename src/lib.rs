@@ -13,12 +13,14 @@
 //! - [`strategies`]: the built-in strategies (STRATEGIES.md).
 //! - [`stats`]: score histograms and their statistics.
 //! - [`simulate`]: seeded batch play-outs, on any number of threads.
+//! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
 
 pub mod cards;
 pub mod game;
 pub mod rng;
 pub mod rules;
 pub mod simulate;
+pub mod solver;
 pub mod stats;
 pub mod strategies;
 
@@ -29,6 +31,7 @@ pub use cards::Card;
 pub use game::{Game, Move, Position};
 pub use rng::{deck_from_seed, game_seed, Rng};
 pub use rules::Rules;
+pub use solver::{solve, Solution, Solvability};
 pub use stats::Stats;
 
 use std::fmt;

@@ -12,10 +12,14 @@ use crate::stats::Stats;
 use crate::strategies::Strategy;
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
+use std::time::Duration;
 
-/// Games per thread between two checks for Ctrl-C by the bindings: tens of
-/// milliseconds of work.
+/// The most games per thread between two checks for Ctrl-C by the bindings:
+/// tens of milliseconds of random play-outs.
 pub const CHUNK_PER_THREAD: u64 = 1 << 15;
+
+/// How long a chunk of games between two checks for Ctrl-C should take.
+pub const CHUNK_TIME: Duration = Duration::from_millis(40);
 
 /// More threads than this give nothing on any machine; a larger request is capped
 /// (the results do not depend on it).
@@ -92,11 +96,6 @@ impl Pool {
             Pool::Global => rayon::current_num_threads(),
             Pool::Dedicated(pool) => pool.current_num_threads(),
         }
-    }
-
-    /// How many games to play between two checks for Ctrl-C.
-    pub fn chunk(&self) -> u64 {
-        CHUNK_PER_THREAD * self.threads() as u64
     }
 
     /// Games `start .. start + count` of master seed `seed`, on this pool.
@@ -180,6 +179,56 @@ pub fn chunks(start: u64, games: u128, chunk: u64) -> impl Iterator<Item = (u64,
             (games - done).min(u128::from(chunk)) as u64,
         )
     })
+}
+
+/// The chunks of a run between two checks for Ctrl-C, sized to take about
+/// [`CHUNK_TIME`] whatever a game costs: from a game per thread, a chunk doubles
+/// while chunks end in less than half that time and halves when one takes more
+/// than twice as long, within one and [`CHUNK_PER_THREAD`] games per thread. A
+/// random play-out takes a microsecond and a montecarlo game a millisecond, so no
+/// fixed size suits both. The sizes never change a result: a game depends on its
+/// index alone.
+pub struct AdaptiveChunks {
+    next: u64,
+    left: u128,
+    size: u64,
+    least: u64,
+    most: u64,
+}
+
+impl AdaptiveChunks {
+    /// The chunks of `games` games from index `start` (modulo 2⁶⁴) on `threads` threads.
+    pub fn new(start: u64, games: u128, threads: usize) -> AdaptiveChunks {
+        let least = threads.max(1) as u64;
+        AdaptiveChunks {
+            next: start,
+            left: games,
+            size: least,
+            least,
+            most: CHUNK_PER_THREAD * least,
+        }
+    }
+
+    /// The next chunk, (first index, count), or None when the run is covered.
+    pub fn next_chunk(&mut self) -> Option<(u64, u64)> {
+        if self.left == 0 {
+            return None;
+        }
+        let count = self.left.min(u128::from(self.size)) as u64;
+        let chunk = (self.next, count);
+        self.next = self.next.wrapping_add(count);
+        self.left -= u128::from(count);
+        Some(chunk)
+    }
+
+    /// Adapt the size of the next chunks to the time the last one took.
+    pub fn took(&mut self, elapsed: Duration) {
+        if elapsed < CHUNK_TIME / 2 {
+            self.size = (self.size * 2).min(self.most);
+        } else if elapsed > CHUNK_TIME * 2 {
+            self.size = (self.size / 2).max(self.least);
+        }
+    }
 }
 
 /// `simulate(games, strategy, rules, seed, threads=threads, start=start)` for Rust
@@ -280,6 +329,30 @@ mod tests {
             [(u64::MAX, 1), (0, 1)]
         );
         assert_eq!(chunks(0, 0, 10).count(), 0);
+    }
+
+    /// Adaptive chunks cover a run once, in order, growing while chunks are quick
+    /// and shrinking when they are slow, within their bounds.
+    #[test]
+    fn adaptive_chunks_cover_the_run_and_adapt() {
+        let mut chunks = AdaptiveChunks::new(u64::MAX - 2, 1000, 2);
+        let mut covered = Vec::new();
+        let mut sizes = Vec::new();
+        while let Some((first, count)) = chunks.next_chunk() {
+            covered.extend((0..count).map(|i| first.wrapping_add(i)));
+            sizes.push(count);
+            let slow = sizes.len() == 5;
+            chunks.took(if slow { CHUNK_TIME * 3 } else { Duration::ZERO });
+        }
+        let expected: Vec<u64> = (0..1000u64).map(|i| (u64::MAX - 2).wrapping_add(i)).collect();
+        assert_eq!(covered, expected);
+        assert_eq!(sizes[..7], [2, 4, 8, 16, 32, 16, 32]);
+        let mut big = AdaptiveChunks::new(0, u128::from(u64::MAX) + 1, 1);
+        for _ in 0..40 {
+            big.next_chunk();
+            big.took(Duration::ZERO);
+        }
+        assert_eq!(big.next_chunk().unwrap().1, CHUNK_PER_THREAD);
     }
 
     #[test]

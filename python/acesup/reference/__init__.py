@@ -3,9 +3,10 @@
 It implements docs/RULES.md, docs/RNG.md and docs/API.md to the letter and is
 the readable source of truth that the native engine (``acesup``) reproduces draw
 for draw. The modules mirror the native engine's: cards, rules, rng, game,
-strategies, stats, simulate.
+strategies, stats, simulate, solver.
 """
 
+from ..compare import Comparison, Pair, compare_in
 from ..errors import (
     AcesUpError,
     CardError,
@@ -22,7 +23,11 @@ from .game import Game, Move
 from .rng import Rng, deck_from_seed, game_seed
 from .rules import Rules
 from .simulate import simulate
+from .solver import Solution, Solvability, solvability, solve
 from .stats import Stats
+from .strategies import BuiltinStrategy, strategy
+
+compare = compare_in(simulate)
 
 __all__ = [
     "Card",
@@ -32,6 +37,15 @@ __all__ = [
     "Stats",
     "Rng",
     "simulate",
+    "solve",
+    "Solution",
+    "solvability",
+    "Solvability",
+    "strategy",
+    "BuiltinStrategy",
+    "compare",
+    "Comparison",
+    "Pair",
     "deck_from_seed",
     "game_seed",
     "AcesUpError",

@@ -1,0 +1,230 @@
+"""The clairvoyant solver (docs/SOLVER.md): can a position still be won, knowing
+the order of the stock? And ``solvability``, the share of seeded deals that can.
+
+This is the oracle that the native solver is checked against, so it is written
+to be obviously correct rather than fast: a depth-first search over every legal
+move, in R3 order, that never enters a position twice. That is plain
+reachability in the graph of positions, so it is right even under
+``relocate_single``, whose moves can go round in circles (R4.3): a win is
+found exactly when one can be reached. There is no pruning of any kind.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Iterator
+
+from .cards import U64, Frozen, int_arg
+from .game import Game, Move, _as_move
+from .rng import game_seed
+from .rules import Rules, rules_or_standard
+from .stats import _wilson
+
+__all__ = ["Solution", "Solvability", "solve", "solvability"]
+
+
+class Solution(Frozen):
+    """What ``solve`` found, an immutable value.
+
+    ``winnable`` is True when ``moves`` is a winning line from the position solved
+    (empty when it was already won), False when the search proved that no win can
+    be reached, and None when a limit stopped the search first: the solver never
+    guesses. ``nodes`` is the number of positions the search expanded.
+
+    ``Solution(winnable, moves=(), nodes=0)``: ``moves`` are Moves or move texts
+    and must be empty unless ``winnable`` is True. ``TypeError`` for a winnable
+    that is not True, False or None, or for a move or count of the wrong type;
+    ``ValueError`` for a negative count or moves with a verdict other than True.
+    """
+
+    __slots__ = ("winnable", "moves", "nodes", "_key")
+
+    winnable: bool | None
+    moves: tuple[Move, ...]
+    nodes: int
+
+    def __init__(self, winnable: bool | None, moves: Iterable[Move | str] = (), nodes: int = 0) -> None:
+        if not (winnable is None or isinstance(winnable, bool)):
+            raise TypeError(f"winnable must be True, False or None, got {winnable!r}")
+        if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+            raise TypeError(f"moves must be a sequence of Move, got {type(moves).__name__}")
+        line = tuple(_as_move(move, "Solution()") for move in moves)
+        if line and winnable is not True:
+            raise ValueError(f"a solution with winnable={winnable!r} has no moves, got {len(line)}")
+        nodes = int_arg(nodes, "nodes")
+        for name, value in (("winnable", winnable), ("moves", line), ("nodes", nodes),
+                            ("_key", (winnable, line, nodes))):
+            object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"Solution(winnable={self.winnable!r}, moves={self.moves!r}, nodes={self.nodes})"
+
+    def __str__(self) -> str:
+        verdict = {True: "winnable", False: "unwinnable", None: "unresolved"}[self.winnable]
+        line = f": {' '.join(map(str, self.moves))}" if self.moves else ""
+        return f"{verdict} ({self.nodes} nodes){line}"
+
+    def __reduce__(self) -> tuple[type[Solution], tuple[bool | None, tuple[Move, ...], int]]:
+        return Solution, (self.winnable, self.moves, self.nodes)
+
+
+class Solvability(Frozen):
+    """How many deals of a batch can be won, an immutable value (API.md).
+
+    ``Solvability(winnable, unwinnable, unresolved)``: non-negative ints, the
+    numbers of deals proved winnable, proved unwinnable, and left unresolved by a
+    limit. ``games`` is their sum; ``rate`` is ``winnable / games`` (``nan`` for no
+    games). ``ci95`` is honest about unresolved deals: from the lower end of the
+    Wilson 95% interval of ``winnable`` out of ``games`` to the upper end of that
+    of ``winnable + unresolved`` (the plain Wilson interval when nothing is
+    unresolved; ``(0.0, 1.0)`` for no games). Shards add up with ``+`` and
+    ``sum(shards, Solvability.empty())``. ``ValueError`` for a negative count,
+    ``TypeError`` for a count that is not an int (bools included).
+    """
+
+    __slots__ = ("games", "winnable", "unwinnable", "unresolved", "rate", "ci95", "_key")
+
+    games: int
+    winnable: int
+    unwinnable: int
+    unresolved: int
+    rate: float
+    ci95: tuple[float, float]
+
+    def __init__(self, winnable: int = 0, unwinnable: int = 0, unresolved: int = 0) -> None:
+        counts = (int_arg(winnable, "winnable"), int_arg(unwinnable, "unwinnable"),
+                  int_arg(unresolved, "unresolved"))
+        games = sum(counts)
+        if games:
+            rate = counts[0] / games
+            ci95 = (_wilson(counts[0], games)[0], _wilson(counts[0] + counts[2], games)[1])
+        else:
+            rate, ci95 = math.nan, (0.0, 1.0)
+        for name, value in (("games", games), ("winnable", counts[0]), ("unwinnable", counts[1]),
+                            ("unresolved", counts[2]), ("rate", rate), ("ci95", ci95), ("_key", counts)):
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def empty(cls) -> Solvability:
+        """No games: the neutral element of ``+``."""
+        return cls()
+
+    def __add__(self, other: Solvability) -> Solvability:
+        if isinstance(other, Solvability):
+            return Solvability(self.winnable + other.winnable, self.unwinnable + other.unwinnable,
+                               self.unresolved + other.unresolved)
+        return NotImplemented
+
+    def __radd__(self, other: object) -> Solvability:
+        # sum() starts from the int 0.
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return (f"Solvability(winnable={self.winnable}, unwinnable={self.unwinnable}, "
+                f"unresolved={self.unresolved})")
+
+    def __str__(self) -> str:
+        if not self.games:
+            return "0 games"
+        low, high = self.ci95
+        return (f"{self.games} games: {self.winnable} winnable, {self.unwinnable} unwinnable, "
+                f"{self.unresolved} unresolved; rate {self.rate:.5f} (95% CI {low:.5f} to {high:.5f})")
+
+    def __reduce__(self) -> tuple[type[Solvability], tuple[int, int, int]]:
+        return Solvability, (self.winnable, self.unwinnable, self.unresolved)
+
+
+def _limits(node_limit: int | None, time_limit: float | None) -> tuple[int | None, float | None]:
+    """The limits, checked: None, or a positive int of nodes; None, or a positive
+    number of seconds (``math.inf`` is no limit)."""
+    if node_limit is not None:
+        node_limit = int_arg(node_limit, "node_limit", 1)
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+            raise TypeError(f"time_limit must be None or a positive number of seconds, "
+                            f"got {type(time_limit).__name__}")
+        if not time_limit > 0:
+            raise ValueError(f"time_limit must be None or a positive number of seconds, got {time_limit!r}")
+    return node_limit, time_limit
+
+
+def _key(game: Game) -> tuple[object, ...]:
+    """What identifies a position for the search: the piles and how much stock is
+    left. The discards are the cards found in neither (their order never matters
+    to the rules), and the rules are those of the game being solved."""
+    return (*game.piles, len(game.stock))
+
+
+def solve(game: Game, node_limit: int | None = None, time_limit: float | None = None) -> Solution:
+    """Whether ``game`` can still be won from its current position, with a winning
+    line if it can (docs/SOLVER.md).
+
+    Depth-first over every legal move in R3 order, never entering a position twice.
+    ``node_limit`` (None, or an int >= 1) bounds the positions expanded and
+    ``time_limit`` (None, or seconds > 0) the time; when either stops the search,
+    ``winnable`` is None. The game is not changed. ``TypeError`` for a game that
+    is not a reference Game or a limit of the wrong type, ``ValueError`` for a
+    limit that is not positive.
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"solve() takes an acesup.reference.Game, got {type(game).__name__}")
+    node_limit, time_limit = _limits(node_limit, time_limit)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    work = game.copy()
+    seen = {_key(work)}
+    nodes = 1
+    line: list[Move] = []
+    # stack[-1] holds the moves still to try from the position at the end of line.
+    stack: list[Iterator[Move]] = [iter(work.legal_moves())]
+    while not work.is_won:
+        move = next(stack[-1], None)
+        if move is None:
+            stack.pop()
+            if not stack:
+                return Solution(False, (), nodes)
+            work.undo()
+            line.pop()
+            continue
+        work.play(move)
+        key = _key(work)
+        if key in seen:
+            work.undo()
+            continue
+        if (node_limit is not None and nodes >= node_limit) or (deadline is not None and time.monotonic() > deadline):
+            return Solution(None, (), nodes)
+        seen.add(key)
+        nodes += 1
+        line.append(move)
+        stack.append(iter(work.legal_moves()))
+    return Solution(True, line, nodes)
+
+
+def solvability(games: int, rules: Rules | None = None, seed: int = 0, *, threads: int | None = None,
+                start: int = 0, node_limit: int | None = None, time_limit: float | None = None) -> Solvability:
+    """Solves games ``start`` to ``start + games - 1`` of master seed ``seed``, game i
+    being ``Game.from_seed(game_seed(seed, i), rules)`` (RNG.md), each with its
+    own ``node_limit`` and ``time_limit``, and counts the verdicts.
+
+    ``threads`` (None for all cores, or an int >= 1) is checked and otherwise
+    ignored: this engine runs on one thread. ``ValueError`` for a negative count,
+    a seed outside [0, 2**64), a thread count below 1, a limit that is not
+    positive or a last game index beyond 2**64 - 1; ``TypeError`` for an argument
+    of the wrong type (bools are not ints).
+    """
+    games = int_arg(games, "games")
+    rules = rules_or_standard(rules)
+    seed = int_arg(seed, "seed", 0, U64)
+    if threads is not None:
+        int_arg(threads, "threads", 1)
+    start = int_arg(start, "start")
+    if start + games > U64:
+        raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
+    node_limit, time_limit = _limits(node_limit, time_limit)
+    counts = {True: 0, False: 0, None: 0}
+    for index in range(start, start + games):
+        game = Game.from_seed(game_seed(seed, index), rules)
+        counts[solve(game, node_limit, time_limit).winnable] += 1
+    return Solvability(counts[True], counts[False], counts[None])

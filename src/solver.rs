@@ -1,0 +1,1727 @@
+//! The clairvoyant solver (docs/SOLVER.md): can a position still be won, knowing
+//! the order of the stock, and how? Plus [`solvability`], the verdicts on a range
+//! of seeded deals.
+//!
+//! The search is a depth-first search over a reduced graph of positions, with an
+//! exact transposition table. Each reduction is proved in docs/SOLVER.md, by the
+//! section number given in the comments here (S1, S2, ...), and checked against
+//! the plain search (every legal move, no pruning) by the tests at the bottom.
+
+use crate::cards::Card;
+use crate::game::{Move, Position, PILES};
+use crate::rng::{deck_from_seed, game_seed};
+use crate::rules::{self, DealRule, FillRule, LegalMoves, Rules};
+use crate::simulate::{chunks, Pool};
+use crate::stats::Stats;
+use crate::{Error, ErrorKind, Result};
+use rayon::prelude::*;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How far a search may go before it gives up; `None` is no bound.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// The most positions the search may expand (see [`Solution::nodes`]).
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+    /// Stop when this flag is raised (the Python bindings raise it on Ctrl-C).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Solution {
+    /// `Some(true)`: `moves` wins from the position solved. `Some(false)`: the search
+    /// proved that no win can be reached. `None`: a limit stopped it first.
+    pub winnable: Option<bool>,
+    /// A winning line when `winnable == Some(true)`, else empty.
+    pub moves: Vec<Move>,
+    /// The positions the search expanded: each position reached after a move and
+    /// the forced moves that follow it (docs/SOLVER.md, *Settling*) counts once.
+    pub nodes: u64,
+}
+
+impl Solution {
+    /// A solution as the Python constructor takes it: `ValueError` for moves with a
+    /// verdict other than winnable.
+    pub fn new(winnable: Option<bool>, moves: Vec<Move>, nodes: u64) -> Result<Solution> {
+        if !moves.is_empty() && winnable != Some(true) {
+            return Err(Error::new(
+                ErrorKind::Value,
+                format!(
+                    "a solution with winnable={} has no moves, got {}",
+                    py_verdict(winnable),
+                    moves.len()
+                ),
+            ));
+        }
+        Ok(Solution {
+            winnable,
+            moves,
+            nodes,
+        })
+    }
+
+    /// The Python `repr`: `Solution(winnable=True, moves=(Move.deal(),), nodes=3)`.
+    pub fn repr(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(|m| m.repr()).collect();
+        let moves = match moves.len() {
+            1 => format!("({},)", moves[0]),
+            _ => format!("({})", moves.join(", ")),
+        };
+        format!(
+            "Solution(winnable={}, moves={moves}, nodes={})",
+            py_verdict(self.winnable),
+            self.nodes
+        )
+    }
+}
+
+impl fmt::Display for Solution {
+    /// The Python `str`: the verdict, the nodes and the line, as in
+    /// `winnable (12 nodes): f2>0 deal d1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verdict = match self.winnable {
+            Some(true) => "winnable",
+            Some(false) => "unwinnable",
+            None => "unresolved",
+        };
+        write!(f, "{verdict} ({} nodes)", self.nodes)?;
+        if !self.moves.is_empty() {
+            let line: Vec<String> = self.moves.iter().map(Move::to_string).collect();
+            write!(f, ": {}", line.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// `True`, `False` or `None`, as Python shows a verdict.
+fn py_verdict(winnable: Option<bool>) -> &'static str {
+    match winnable {
+        Some(true) => "True",
+        Some(false) => "False",
+        None => "None",
+    }
+}
+
+/// Solve `pos` (see the module documentation); `pos` itself is not changed.
+pub fn solve(pos: &Position, limits: &Limits) -> Solution {
+    Solver::new().solve(pos, limits)
+}
+
+// ---------------------------------------------------------------------------
+// The search state
+
+/// The most cards a pile can hold.
+const CARDS: usize = 52;
+
+/// Room enough for every pile of a position that comes from a seeded deal: a pile
+/// holds at most one card that was moved onto it while it was empty, or its first
+/// card, plus one card from each deal since (at most 12).
+const SMALL: usize = 16;
+
+/// A position as the search sees it: the piles and how much of the stock is left.
+/// The discards are the cards in neither, and their order never matters (R2).
+///
+/// Invariants: pile p is `piles[p][..heights[p]]`, bottom to top, as card indices
+/// (R1.1); the places above are unused. `N` is the room of a pile: [`SMALL`] when
+/// no pile can outgrow it before the stock runs out, else [`CARDS`]. `dealt` counts
+/// the stock cards dealt since the root, a multiple of 4. `pins` (S3,
+/// `fill="any"` only) marks the piles whose top card the search has decided to
+/// keep until the cards under it are gone. A state is a plain `Copy` value: the
+/// search copies a position instead of undoing moves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct State<const N: usize> {
+    heights: [u8; PILES],
+    /// The top card of each pile, [`NO_CARD`] for an empty pile: kept with the
+    /// piles because every rule looks at the top cards.
+    tops: [u8; PILES],
+    dealt: u8,
+    pins: u8,
+    piles: [[u8; N]; PILES],
+}
+
+/// The top card of an empty pile: an index past the 52 cards, whose bits in a
+/// `rules::BitTable` are 0.
+const NO_CARD: u8 = CARDS as u8;
+
+impl<const N: usize> State<N> {
+    const EMPTY: Self = State {
+        heights: [0; PILES],
+        tops: [NO_CARD; PILES],
+        dealt: 0,
+        pins: 0,
+        piles: [[0; N]; PILES],
+    };
+
+    /// The piles of `pos`, with nothing dealt yet; no pile may hold more than N.
+    fn of(pos: &Position) -> Self {
+        let mut s = State::EMPTY;
+        for p in 0..PILES {
+            for &card in pos.pile(p) {
+                s.push(p, card.index() as u8);
+            }
+        }
+        s
+    }
+
+    #[inline]
+    fn height(&self, p: usize) -> usize {
+        usize::from(self.heights[p])
+    }
+
+    /// The number of cards in the piles.
+    #[inline]
+    fn total(&self) -> usize {
+        // Each sum of the first heights is at most 52 and fits in a byte, so one
+        // multiplication adds them up, without carries, into the top byte.
+        (u32::from_le_bytes(self.heights).wrapping_mul(0x0101_0101) >> 24) as usize
+    }
+
+    #[inline]
+    fn pile(&self, p: usize) -> &[u8] {
+        &self.piles[p][..self.height(p)]
+    }
+
+    /// The card `index` places from the top of pile p; `index < height(p)`.
+    #[inline]
+    fn card_from_top(&self, p: usize, index: usize) -> u8 {
+        self.piles[p][self.height(p) - 1 - index]
+    }
+
+    /// Remove and return the card `index` places from the top of pile p; the cards
+    /// above it close up.
+    #[inline(always)]
+    fn take(&mut self, p: usize, index: usize) -> u8 {
+        let h = self.height(p);
+        let at = h - 1 - index;
+        let card = self.piles[p][at];
+        if index > 0 {
+            self.piles[p].copy_within(at + 1..h, at);
+        } else {
+            self.tops[p] = if h > 1 { self.piles[p][h - 2] } else { NO_CARD };
+        }
+        self.heights[p] -= 1;
+        card
+    }
+
+    /// Take the top card of every pile in `mask`, at once, without a branch per
+    /// pile (and forget any pin on them, S3).
+    #[inline(always)]
+    fn discard_tops(&mut self, mask: u8) {
+        for p in 0..PILES {
+            let h = self.heights[p] - (mask >> p & 1);
+            self.heights[p] = h;
+            // For an empty pile this reads an unused place, and drops it.
+            let below = self.piles[p][usize::from(h).wrapping_sub(1) % N];
+            self.tops[p] = if h > 0 { below } else { NO_CARD };
+        }
+        self.pins &= !mask;
+    }
+
+    /// Put `card` on top of pile p.
+    #[inline(always)]
+    fn push(&mut self, p: usize, card: u8) {
+        self.piles[p][self.height(p)] = card;
+        self.tops[p] = card;
+        self.heights[p] += 1;
+    }
+
+    /// The empty piles, as a mask.
+    #[inline]
+    fn empty(&self) -> u8 {
+        // Heights are below 128, so adding 0x7f to each byte carries into its bit 7
+        // exactly when it is not 0, and never into the next byte.
+        let h = u32::from_le_bytes(self.heights);
+        let zero = !(h + 0x7f7f_7f7f) & 0x8080_8080;
+        ((zero >> 7 | zero >> 14 | zero >> 21 | zero >> 28) & 0xf) as u8
+    }
+}
+
+/// What stays fixed while one position is solved: the rules and the stock.
+struct Deal {
+    rules: Rules,
+    /// The stock at the root, in deal order, as card indices.
+    stock: Vec<u8>,
+    /// `rules::top_bits` of the rank order in force.
+    bits: &'static rules::BitTable,
+}
+
+impl Deal {
+    /// The rules and the stock of `pos`.
+    fn of(pos: &Position) -> Deal {
+        Deal {
+            rules: pos.rules,
+            stock: pos.stock().iter().map(|c| c.index() as u8).collect(),
+            bits: rules::top_bits(pos.rules.ace_high),
+        }
+    }
+
+    #[inline]
+    fn stock_left<const N: usize>(&self, s: &State<N>) -> usize {
+        self.stock.len() - usize::from(s.dealt)
+    }
+
+    /// The cards discarded so far: the 52 that are neither in the piles nor in the stock.
+    #[inline]
+    fn score<const N: usize>(&self, s: &State<N>) -> usize {
+        CARDS - s.total() - self.stock_left(s)
+    }
+
+    /// The top card's bit of pile p (0 for an empty pile), as in `rules::top_bit`.
+    #[inline]
+    fn top_bit<const N: usize>(&self, s: &State<N>, p: usize) -> u64 {
+        self.bits[usize::from(s.tops[p])]
+    }
+
+    /// The bits of all top cards.
+    #[inline]
+    fn tops<const N: usize>(&self, s: &State<N>) -> u64 {
+        (0..PILES).fold(0, |m, p| m | self.top_bit(s, p))
+    }
+
+    /// R2.1: bit p set when pile p may be discarded.
+    #[inline]
+    fn discards<const N: usize>(&self, s: &State<N>) -> u8 {
+        let bits = [0, 1, 2, 3].map(|p| self.top_bit(s, p));
+        let tops = bits[0] | bits[1] | bits[2] | bits[3];
+        (0..PILES).fold(0, |m, p| {
+            m | u8::from(rules::stronger_bits(bits[p]) & tops != 0) << p
+        })
+    }
+
+    /// Whether `card` is of the top rank (R1.2).
+    #[inline]
+    fn top_rank(&self, card: u8) -> bool {
+        rules::is_top_rank(Card::new(card), &self.rules)
+    }
+
+    /// R2.2 conditions 2 and 3, as `rules::fill_choices`: how many cards of pile p,
+    /// counted from the top, may fill an empty pile.
+    #[inline]
+    fn fill_choices<const N: usize>(&self, s: &State<N>, p: usize) -> u8 {
+        let h = s.heights[p];
+        let may_move = h >= 2 || (h == 1 && self.rules.relocate_single && self.stock_left(s) > 0);
+        match self.rules.fill {
+            _ if !may_move => 0,
+            FillRule::Top => 1,
+            FillRule::Ace => u8::from(self.top_rank(s.card_from_top(p, 0))),
+            FillRule::Any => h,
+        }
+    }
+
+    /// The legal moves (R2, R3), in the form `rules::LegalMoves` lists them, given
+    /// `discards`, the piles that may be discarded.
+    fn legal<const N: usize>(&self, s: &State<N>, discards: u8) -> LegalMoves {
+        let empty = s.empty();
+        // Without an empty pile no fill is legal, whatever the choices.
+        let choices = if empty == 0 {
+            [0; PILES]
+        } else {
+            [0, 1, 2, 3].map(|p| self.fill_choices(s, p))
+        };
+        let real_fill = empty != 0 && (0..PILES).any(|p| choices[p] > 0 && s.heights[p] >= 2);
+        let deal = self.stock_left(s) > 0
+            && discards == 0
+            && (self.rules.deal == DealRule::Free || !real_fill);
+        LegalMoves {
+            discards,
+            empty,
+            choices,
+            deal,
+        }
+    }
+
+    /// Play `mv`, known to be legal, on `s`.
+    #[inline(always)]
+    fn apply<const N: usize>(&self, s: &mut State<N>, mv: Move) {
+        match mv {
+            Move::Discard(p) => {
+                s.take(usize::from(p), 0);
+            }
+            Move::Fill { src, dst, index } => {
+                let card = s.take(usize::from(src), index as usize);
+                s.push(usize::from(dst), card);
+            }
+            Move::Deal => {
+                let next = usize::from(s.dealt);
+                for p in 0..PILES {
+                    s.piles[p][s.height(p)] = self.stock[next + p];
+                    s.tops[p] = self.stock[next + p];
+                }
+                // Every height goes up by one at once.
+                s.heights = (u32::from_le_bytes(s.heights) + 0x0101_0101).to_le_bytes();
+                s.dealt += PILES as u8;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The transposition table
+
+/// An exact set of states, stored as their key bytes (`Solver::key`).
+///
+/// Open addressing over `slots`, each `generation << 48 | tag << 32 | offset`: the key
+/// starts at `arena[offset]`, `tag` is 16 bits of its hash (to skip most byte
+/// comparisons), and a slot whose generation is not the current one is free, so
+/// that clearing the set between two solves costs nothing.
+struct Table {
+    slots: Vec<u64>,
+    arena: Vec<u8>,
+    len: usize,
+    generation: u64,
+}
+
+/// Where a key's length is found: the four pile heights lead it.
+fn key_len(key: &[u8]) -> usize {
+    KEY_HEAD + key[..PILES].iter().map(|&h| usize::from(h)).sum::<usize>()
+}
+
+/// The bytes before the cards in a key: the heights, `dealt` and `pins`.
+const KEY_HEAD: usize = PILES + 2;
+
+/// A 64-bit hash of a key (multiply and xor-shift over its 8-byte words).
+fn hash(key: &[u8]) -> u64 {
+    let mix = |h: u64, word: u64| {
+        let h = (h ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^ h >> 29
+    };
+    let words = key.chunks_exact(8);
+    let tail = words
+        .remainder()
+        .iter()
+        .rev()
+        .fold(key.len() as u64, |w, &b| w << 8 | u64::from(b));
+    let h = words.fold(0x243f_6a88_85a3_08d3, |h, w| {
+        mix(h, u64::from_le_bytes(w.try_into().expect("8 bytes")))
+    });
+    let h = mix(h, tail);
+    h ^ h >> 32
+}
+
+/// The memory ran out: the search stops with no verdict.
+struct OutOfMemory;
+
+impl Table {
+    const MIN_SLOTS: usize = 1 << 10;
+
+    fn new() -> Table {
+        Table {
+            slots: vec![0; Table::MIN_SLOTS],
+            arena: Vec::new(),
+            len: 0,
+            generation: 1,
+        }
+    }
+
+    /// Forget every key.
+    fn clear(&mut self) {
+        self.arena.clear();
+        self.len = 0;
+        self.generation += 1;
+        if self.generation == 1 << 16 {
+            self.slots.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Add `key`: true if it is new, false if it was there.
+    fn insert(&mut self, key: &[u8]) -> std::result::Result<bool, OutOfMemory> {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow()?;
+        }
+        let h = hash(key);
+        let stamp = self.generation << 48 | (h >> 48) << 32;
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot >> 48 != self.generation {
+                break;
+            }
+            if slot & !0xffff_ffff == stamp {
+                let at = (slot & 0xffff_ffff) as usize;
+                if self.arena.get(at..at + key.len()) == Some(key) {
+                    return Ok(false);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        let at = u32::try_from(self.arena.len()).map_err(|_| OutOfMemory)?;
+        self.arena.try_reserve(key.len()).map_err(|_| OutOfMemory)?;
+        self.arena.extend_from_slice(key);
+        self.slots[i] = stamp | u64::from(at);
+        self.len += 1;
+        Ok(true)
+    }
+
+    /// Double the slots and put every key back.
+    fn grow(&mut self) -> std::result::Result<(), OutOfMemory> {
+        let size = 2 * self.slots.len();
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(size).map_err(|_| OutOfMemory)?;
+        slots.resize(size, 0);
+        for &slot in &self.slots {
+            if slot >> 48 == self.generation {
+                let at = (slot & 0xffff_ffff) as usize;
+                let key = &self.arena[at..at + key_len(&self.arena[at..])];
+                let mut i = hash(key) as usize & (size - 1);
+                while slots[i] >> 48 == self.generation {
+                    i = (i + 1) & (size - 1);
+                }
+                slots[i] = slot;
+            }
+        }
+        self.slots = slots;
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The search
+
+/// A branch of the search: a legal move, or a decision that is no move (S3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Play(Move),
+    /// Keep the top card of this pile until the cards under it have left (S3).
+    Pin(u8),
+    /// Relocate lone cards so that light pile p holds `layout[p]` (a card index, or
+    /// [`BLANK`] for an empty pile; heavy piles hold [`HEAVY`]), then play the move (S7).
+    Arranged {
+        layout: [u8; PILES],
+        mv: Move,
+    },
+}
+
+const BLANK: u8 = 0xff;
+const HEAVY: u8 = 0xfe;
+
+/// A position on the path of the search, with the branches still to try from it.
+struct Frame<const N: usize> {
+    state: State<N>,
+    /// This position's branches are `steps[first..]` up to the next frame's; those
+    /// before `next` have been tried.
+    first: usize,
+    next: usize,
+}
+
+/// Where settling a position ended.
+enum Settled {
+    Won,
+    Lost,
+    Branch(LegalMoves),
+}
+
+/// The buffers of a solver that do not depend on the room of a pile.
+struct Buffers {
+    table: Table,
+    steps: Vec<Step>,
+    line: Vec<Move>,
+    nodes: u64,
+}
+
+/// A reusable solver: its tables and buffers survive from one solve to the next.
+pub struct Solver {
+    buffers: Buffers,
+    small: Vec<Frame<SMALL>>,
+    large: Vec<Frame<CARDS>>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+/// Why a search stopped without a verdict.
+struct Stop;
+
+impl Solver {
+    /// A solver with empty tables.
+    pub fn new() -> Solver {
+        let buffers = Buffers {
+            table: Table::new(),
+            steps: Vec::new(),
+            line: Vec::new(),
+            nodes: 0,
+        };
+        Solver {
+            buffers,
+            small: Vec::new(),
+            large: Vec::new(),
+        }
+    }
+
+    /// Solve `pos` (see [`solve`]).
+    pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Solution {
+        let deal = Deal::of(pos);
+        let deals_left = pos.stock().len() / PILES;
+        let small = (0..PILES).all(|p| pos.height(p).max(1) + deals_left <= SMALL);
+        let winnable = if small {
+            Search::start(&deal, &mut self.buffers, &mut self.small, limits, pos)
+        } else {
+            Search::start(&deal, &mut self.buffers, &mut self.large, limits, pos)
+        };
+        let moves = match winnable {
+            Some(true) => finish(pos, &self.buffers.line),
+            _ => Vec::new(),
+        };
+        Solution {
+            winnable,
+            moves,
+            nodes: self.buffers.nodes,
+        }
+    }
+}
+
+/// `line` played on `pos`, then the moves that finish a won game: with 48 cards
+/// discarded only the four top-rank cards are left, and the first legal move, a
+/// fill or the deal, is always one step closer to one such card on each pile (R4.2).
+fn finish(pos: &Position, line: &[Move]) -> Vec<Move> {
+    let mut end = pos.clone();
+    let mut moves = line.to_vec();
+    for &mv in line {
+        end.apply(mv);
+    }
+    while let Some(mv) = LegalMoves::of(&end).iter().next() {
+        end.apply(mv);
+        moves.push(mv);
+    }
+    debug_assert!(end.is_won(), "{}", end.to_text());
+    moves
+}
+
+/// One solve in progress.
+struct Search<'a, const N: usize> {
+    deal: &'a Deal,
+    buffers: &'a mut Buffers,
+    frames: &'a mut Vec<Frame<N>>,
+    limits: &'a Limits,
+    start: Instant,
+    /// Whether the moves played go to `buffers.line`: only while the winning line
+    /// is played again from the root (see `replay`).
+    record: bool,
+}
+
+impl<'a, const N: usize> Search<'a, N> {
+    /// The verdict on `pos`, with the winning line in `buffers.line`.
+    fn start(
+        deal: &'a Deal,
+        buffers: &'a mut Buffers,
+        frames: &'a mut Vec<Frame<N>>,
+        limits: &'a Limits,
+        pos: &Position,
+    ) -> Option<bool> {
+        buffers.table.clear();
+        buffers.steps.clear();
+        buffers.line.clear();
+        buffers.nodes = 0;
+        frames.clear();
+        let root = State::of(pos);
+        let mut search = Search {
+            deal,
+            buffers,
+            frames,
+            limits,
+            start: Instant::now(),
+            record: false,
+        };
+        let winnable = search.run(root);
+        if winnable == Some(true) {
+            search.replay(root);
+        }
+        winnable
+    }
+
+    /// The verdict on `root`.
+    fn run(&mut self, root: State<N>) -> Option<bool> {
+        if self.stock_is_doomed() {
+            self.buffers.nodes = 1;
+            return Some(false);
+        }
+        let mut state = root;
+        loop {
+            match self.enter(&mut state) {
+                Ok(true) => return Some(true),
+                Ok(false) => {}
+                Err(Stop) => return None,
+            }
+            // The next branch to try, from the deepest position that has one left.
+            let step = loop {
+                let Some(frame) = self.frames.last_mut() else {
+                    return Some(false);
+                };
+                if frame.next < self.buffers.steps.len() {
+                    frame.next += 1;
+                    state = frame.state;
+                    break self.buffers.steps[frame.next - 1];
+                }
+                self.buffers.steps.truncate(frame.first);
+                self.frames.pop();
+            };
+            self.take_step(&mut state, step);
+        }
+    }
+
+    /// Play again, from `root`, the branches that the frames on the path took and
+    /// the moves that settling forced, this time writing them to the line.
+    fn replay(&mut self, root: State<N>) {
+        self.record = true;
+        let path: Vec<Step> = self
+            .frames
+            .iter()
+            .map(|f| self.buffers.steps[f.next - 1])
+            .collect();
+        let mut state = root;
+        let _ = self.settle(&mut state);
+        for step in path {
+            self.take_step(&mut state, step);
+            let _ = self.settle(&mut state);
+        }
+    }
+
+    #[inline(always)]
+    fn play(&mut self, s: &mut State<N>, mv: Move) {
+        self.deal.apply(s, mv);
+        if self.record {
+            self.buffers.line.push(mv);
+        }
+    }
+
+    fn take_step(&mut self, s: &mut State<N>, step: Step) {
+        match step {
+            Step::Play(mv) => self.play(s, mv),
+            Step::Pin(p) => s.pins |= 1 << p,
+            Step::Arranged { layout, mv } => {
+                self.arrange(s, &layout);
+                self.play(s, mv);
+            }
+        }
+    }
+
+    /// Settle `s` and, unless it was met before, push its branches: true when won.
+    fn enter(&mut self, s: &mut State<N>) -> std::result::Result<bool, Stop> {
+        match self.settle(s)? {
+            Settled::Won => Ok(true),
+            Settled::Lost => Ok(false),
+            Settled::Branch(legal) => {
+                if self.insert(s)? {
+                    self.expand(s, legal);
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    /// Count a node, or stop at a limit.
+    fn count_node(&mut self) -> std::result::Result<(), Stop> {
+        if self.record {
+            return Ok(());
+        }
+        let nodes = self.buffers.nodes;
+        let limits = self.limits;
+        if limits.nodes.is_some_and(|n| nodes >= n)
+            || (nodes % 1024 == 1023
+                && (limits.time.is_some_and(|t| self.start.elapsed() >= t)
+                    || limits
+                        .cancel
+                        .as_ref()
+                        .is_some_and(|c| c.load(Ordering::Relaxed))))
+        {
+            return Err(Stop);
+        }
+        self.buffers.nodes += 1;
+        Ok(())
+    }
+
+    /// Play the forced moves (S1-S5, S9), then the deals while nothing else is legal.
+    fn settle(&mut self, s: &mut State<N>) -> std::result::Result<Settled, Stop> {
+        loop {
+            let discards = self.close(s);
+            if self.deal.score(s) == 48 {
+                return Ok(Settled::Won);
+            }
+            self.count_node()?;
+            // With no pile empty and nothing to discard, only the deal can be legal.
+            if s.empty() != 0 || discards != 0 {
+                let legal = self.deal.legal(s, discards);
+                if legal.is_empty() {
+                    return Ok(Settled::Lost);
+                }
+                if !(legal.deal && legal.len() == 1) {
+                    return Ok(Settled::Branch(legal));
+                }
+            } else if self.deal.stock_left(s) == 0 {
+                return Ok(Settled::Lost);
+            }
+            self.play(s, Move::Deal);
+        }
+    }
+
+    /// The forced moves: every discard that cannot lose a win (S1, S2, S5), the
+    /// buried cards that `fill="any"` can throw away in the endgame (S4), and the
+    /// endgame fills that cost no empty pile (S9). Returns the piles that may still
+    /// be discarded (S3 decides about them).
+    fn close(&mut self, s: &mut State<N>) -> u8 {
+        let rules = self.deal.rules;
+        let stock_left = self.deal.stock_left(s);
+        // S2: under fill="any", a discard from a pile of two or more cards may lose
+        // a win while the stock lasts, unless lone cards may move.
+        let guarded = rules.fill == FillRule::Any && stock_left > 0 && !rules.relocate_single;
+        loop {
+            let all = self.deal.discards(s);
+            let mut discards = all;
+            if guarded {
+                let lone = (0..PILES).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
+                // S5: with no pile empty, a discard is safe when no pile could be
+                // emptied before the next deal if it waited.
+                let safe = |p: usize| s.empty() == 0 && !self.pile_may_empty_without(s, p);
+                discards &= lone
+                    | (0..PILES).fold(0, |m, p| {
+                        m | u8::from(discards >> p & 1 == 1 && safe(p)) << p
+                    });
+            }
+            if discards != 0 {
+                // Every discard in the mask stays legal while the others are played.
+                if self.record {
+                    self.buffers.line.extend(
+                        (0..PILES as u8)
+                            .filter(|p| discards >> p & 1 == 1)
+                            .map(Move::Discard),
+                    );
+                }
+                s.discard_tops(discards);
+                continue;
+            }
+            if rules.fill == FillRule::Any && stock_left == 0 {
+                if let Some(fill @ Move::Fill { dst, .. }) = self.witnessed_buried_card(s) {
+                    self.play(s, fill);
+                    self.play(s, Move::Discard(dst));
+                    continue;
+                }
+            }
+            if rules.fill != FillRule::Any && stock_left == 0 {
+                if let Some(fill) = self.free_fill(s) {
+                    self.play(s, fill);
+                    continue;
+                }
+            }
+            return all;
+        }
+    }
+
+    /// S9: with the stock empty under `fill="top"` or `"ace"`, a fill into the first
+    /// empty pile after which, its discards played, no fewer piles are empty.
+    fn free_fill(&self, s: &State<N>) -> Option<Move> {
+        let empty = s.empty();
+        if empty == 0 {
+            return None;
+        }
+        let dst = empty.trailing_zeros() as u8;
+        (0..PILES as u8)
+            .filter(|&src| {
+                s.heights[usize::from(src)] >= 2 && self.deal.fill_choices(s, usize::from(src)) > 0
+            })
+            .find_map(|src| {
+                let mv = Move::Fill { src, dst, index: 0 };
+                let mut t = *s;
+                self.deal.apply(&mut t, mv);
+                while let d @ 1.. = self.deal.discards(&t) {
+                    t.discard_tops(d);
+                }
+                (t.empty().count_ones() >= empty.count_ones()).then_some(mv)
+            })
+    }
+
+    /// S5: whether discards alone, none of them from pile `kept`, can empty a pile.
+    /// (They are all that is legal until some pile is empty, and a legal discard
+    /// stays legal, so their closure empties a pile if any order of them does.)
+    fn pile_may_empty_without(&self, s: &State<N>, kept: usize) -> bool {
+        let mut t = *s;
+        loop {
+            let discards = self.deal.discards(&t) & !(1 << kept);
+            if discards == 0 {
+                return false;
+            }
+            let p = discards.trailing_zeros() as usize;
+            t.take(p, 0);
+            if t.heights[p] == 0 {
+                return true;
+            }
+        }
+    }
+
+    /// S4: with the stock empty and a pile empty, a fill that moves a buried card
+    /// that a top card of its suit outranks (it is discarded from there next).
+    fn witnessed_buried_card(&self, s: &State<N>) -> Option<Move> {
+        let dst = s.empty().trailing_zeros() as u8;
+        if dst >= PILES as u8 {
+            return None;
+        }
+        let tops = self.deal.tops(s);
+        for src in 0..PILES {
+            for index in 1..s.height(src) {
+                let card = s.card_from_top(src, index);
+                if rules::stronger_bits(self.deal.bits[usize::from(card)]) & tops != 0 {
+                    return Some(Move::Fill {
+                        src: src as u8,
+                        dst,
+                        index: index as u64,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// S8: whether the last deals alone doom the game. Right after a deal the four
+    /// cards it brought are the four top cards, and they cover everything below.
+    /// Deal the last k deals onto piles whose cards we do not look at, and play
+    /// every discard among the cards dealt: if no pile ever loses all the cards
+    /// dealt onto it, no pile is ever empty, so nothing but these discards and the
+    /// deals is ever legal; and if a card other than a top-rank one is left at the
+    /// end, the game is lost, whatever happens before those k deals.
+    fn stock_is_doomed(&self) -> bool {
+        let deals = self.deal.stock.len() / PILES;
+        (1..=deals).any(|k| {
+            let mut t = State::<N> {
+                dealt: ((deals - k) * PILES) as u8,
+                ..State::EMPTY
+            };
+            for _ in 0..k {
+                self.deal.apply(&mut t, Move::Deal);
+                while let p @ 0..=3 = self.deal.discards(&t).trailing_zeros() as usize {
+                    t.take(p, 0);
+                    if t.heights[p] == 0 {
+                        return false;
+                    }
+                }
+            }
+            (0..PILES).any(|p| t.pile(p).iter().any(|&c| !self.deal.top_rank(c)))
+        })
+    }
+
+    /// Record `s` in the table under its canonical key: true if it is new.
+    ///
+    /// The key stands for the positions that are won or lost together with `s`:
+    /// its heights, `dealt` and `pins`, then its piles' cards, pile after pile. With
+    /// the stock empty the order of the piles does not matter (S6), so they are
+    /// listed in sorted order; while lone cards may move, their arrangement does not
+    /// (S7), so the light piles take them in sorted order.
+    fn insert(&mut self, s: &State<N>) -> std::result::Result<bool, Stop> {
+        let mut c = *s;
+        if self.deal.stock_left(s) == 0 {
+            let mut order = [0, 1, 2, 3];
+            order.sort_unstable_by_key(|&p| s.pile(p));
+            c.heights = order.map(|p| s.heights[p]);
+            c.piles = order.map(|p| s.piles[p]);
+        } else if let light @ 1.. = self.light_piles(s) {
+            let (mut lone, n) = lone_cards(s, light);
+            lone[..n].sort_unstable();
+            for (i, p) in (0..PILES).filter(|&p| light >> p & 1 == 1).enumerate() {
+                c.heights[p] = u8::from(i < n);
+                c.piles[p][0] = lone[i.min(PILES - 1)];
+            }
+        }
+        // The key: heights, `dealt`, `pins`, then the cards of each pile in turn,
+        // written N places at a time into room enough for the last pile's N.
+        let mut key = [0u8; KEY_HEAD + CARDS + CARDS];
+        key[..PILES].copy_from_slice(&c.heights);
+        key[PILES] = c.dealt;
+        key[PILES + 1] = c.pins;
+        let mut len = KEY_HEAD;
+        for p in 0..PILES {
+            key[len..len + N].copy_from_slice(&c.piles[p]);
+            len += c.height(p);
+        }
+        self.buffers
+            .table
+            .insert(&key[..len])
+            .map_err(|OutOfMemory| Stop)
+    }
+
+    /// S7: while the stock lasts under `relocate_single`, with a pile empty, the
+    /// light piles (empty, or holding one card that may fill an empty pile) as a
+    /// mask; 0 when S7 does not apply.
+    fn light_piles(&self, s: &State<N>) -> u8 {
+        if !self.deal.rules.relocate_single || self.deal.stock_left(s) == 0 || s.empty() == 0 {
+            return 0;
+        }
+        (0..PILES).fold(0, |m, p| {
+            let light =
+                s.heights[p] == 0 || (s.heights[p] == 1 && self.deal.fill_choices(s, p) > 0);
+            m | u8::from(light) << p
+        })
+    }
+
+    /// Push the branches from the settled position `s` and its frame.
+    fn expand(&mut self, s: &State<N>, legal: LegalMoves) {
+        let first = self.buffers.steps.len();
+        let undecided = legal.discards & !s.pins;
+        if undecided != 0 {
+            // S3: discard now, or keep the card until the cards under it are gone.
+            let p = undecided.trailing_zeros() as u8;
+            self.buffers
+                .steps
+                .extend([Step::Play(Move::Discard(p)), Step::Pin(p)]);
+        } else if let light @ 1.. = self.light_piles(s) {
+            let (lone, n) = lone_cards(s, light);
+            self.expand_arrangements(s, legal, light, &lone[..n]);
+        } else {
+            // The legal fills in R3 order (the discards left are pinned, S3), with the
+            // top card of a pinned pile kept in place, and with the stock empty only
+            // into the first empty pile (S6); then the deal.
+            let targets = if self.deal.stock_left(s) == 0 {
+                legal.empty & legal.empty.wrapping_neg()
+            } else {
+                legal.empty
+            };
+            for src in 0..PILES as u8 {
+                let kept = u64::from(s.pins >> src & 1);
+                for dst in (0..PILES as u8).filter(|d| targets >> d & 1 == 1) {
+                    for index in kept..u64::from(legal.choices[usize::from(src)]) {
+                        self.buffers
+                            .steps
+                            .push(Step::Play(Move::Fill { src, dst, index }));
+                    }
+                }
+            }
+            if legal.deal {
+                self.buffers.steps.push(Step::Play(Move::Deal));
+            }
+        }
+        if self.buffers.steps.len() > first {
+            self.frames.push(Frame {
+                state: *s,
+                first,
+                next: first,
+            });
+        }
+    }
+
+    /// S7: the deal from every arrangement of the lone cards over the light piles,
+    /// and each fill from a heavy pile: into the first empty pile when another empty
+    /// one remains, else from every arrangement, into its empty pile.
+    fn expand_arrangements(&mut self, s: &State<N>, legal: LegalMoves, light: u8, lone: &[u8]) {
+        let layouts = arrangements(light, lone);
+        if legal.deal {
+            self.buffers
+                .steps
+                .extend(layouts.iter().map(|&layout| Step::Arranged {
+                    layout,
+                    mv: Move::Deal,
+                }));
+        }
+        let spare = light.count_ones() as usize - lone.len();
+        let first_empty = legal.empty.trailing_zeros() as u8;
+        for src in 0..PILES as u8 {
+            if s.heights[usize::from(src)] < 2 {
+                continue;
+            }
+            for index in 0..u64::from(legal.choices[usize::from(src)]) {
+                if spare >= 2 {
+                    self.buffers.steps.push(Step::Play(Move::Fill {
+                        src,
+                        dst: first_empty,
+                        index,
+                    }));
+                } else {
+                    for &layout in &layouts {
+                        let dst = layout.iter().position(|&c| c == BLANK).unwrap_or(0) as u8;
+                        self.buffers.steps.push(Step::Arranged {
+                            layout,
+                            mv: Move::Fill { src, dst, index },
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// S7: relocate lone cards (legal fills) until the light piles hold `layout`.
+    fn arrange(&mut self, s: &mut State<N>, layout: &[u8; PILES]) {
+        let lone = |s: &State<N>, p: usize| (s.heights[p] == 1).then(|| s.card_from_top(p, 0));
+        loop {
+            let misplaced: Vec<usize> = (0..PILES)
+                .filter(|&p| layout[p] != HEAVY && lone(s, p).is_some_and(|c| layout[p] != c))
+                .collect();
+            let Some(&any) = misplaced.first() else {
+                return;
+            };
+            // A misplaced card whose place is free goes there; if none is, the
+            // misplaced cards fill each other's places, and one of them steps aside.
+            let (src, dst) = misplaced
+                .iter()
+                .find_map(|&q| {
+                    let card = lone(s, q)?;
+                    let dst = layout.iter().position(|&c| c == card)?;
+                    (s.heights[dst] == 0).then_some((q, dst))
+                })
+                .unwrap_or_else(|| {
+                    (
+                        any,
+                        (0..PILES)
+                            .find(|&p| layout[p] != HEAVY && s.heights[p] == 0)
+                            .unwrap_or(0),
+                    )
+                });
+            self.play(
+                s,
+                Move::Fill {
+                    src: src as u8,
+                    dst: dst as u8,
+                    index: 0,
+                },
+            );
+        }
+    }
+}
+
+/// The cards of the light piles that hold one, in pile order, and their number.
+fn lone_cards<const N: usize>(s: &State<N>, light: u8) -> ([u8; PILES], usize) {
+    let mut lone = [0; PILES];
+    let mut n = 0;
+    for p in (0..PILES).filter(|&p| light >> p & 1 == 1 && s.heights[p] == 1) {
+        lone[n] = s.piles[p][0];
+        n += 1;
+    }
+    (lone, n)
+}
+
+/// Every way to place the `lone` cards on the `light` piles, one card a pile at
+/// most, as layouts (see [`Step::Arranged`]).
+fn arrangements(light: u8, lone: &[u8]) -> Vec<[u8; PILES]> {
+    let slots: Vec<usize> = (0..PILES).filter(|&p| light >> p & 1 == 1).collect();
+    let mut out = Vec::new();
+    let mut layout = [HEAVY; PILES];
+    fn place(
+        k: usize,
+        slots: &[usize],
+        lone: &[u8],
+        layout: &mut [u8; PILES],
+        out: &mut Vec<[u8; PILES]>,
+    ) {
+        if k == lone.len() {
+            let mut done = *layout;
+            for &p in slots {
+                if done[p] == HEAVY {
+                    done[p] = BLANK;
+                }
+            }
+            out.push(done);
+            return;
+        }
+        for &p in slots {
+            if layout[p] == HEAVY {
+                layout[p] = lone[k];
+                place(k + 1, slots, lone, layout, out);
+                layout[p] = HEAVY;
+            }
+        }
+    }
+    place(0, &slots, lone, &mut layout, &mut out);
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Solvability
+
+/// The verdicts on a batch of deals (API.md, Solvability): how many were proved
+/// winnable, proved unwinnable, or left unresolved by a limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Solvability {
+    pub winnable: u64,
+    pub unwinnable: u64,
+    pub unresolved: u64,
+}
+
+impl Solvability {
+    /// Counts checked as the Python constructor checks them: their sum, the number
+    /// of games, must fit in 64 bits (`ValueError`).
+    pub fn new(winnable: u64, unwinnable: u64, unresolved: u64) -> Result<Solvability> {
+        let s = Solvability {
+            winnable,
+            unwinnable,
+            unresolved,
+        };
+        winnable
+            .checked_add(unwinnable)
+            .and_then(|n| n.checked_add(unresolved))
+            .map(|_| s)
+            .ok_or_else(too_many_games)
+    }
+
+    /// Count one verdict.
+    pub fn record(&mut self, winnable: Option<bool>) {
+        match winnable {
+            Some(true) => self.winnable += 1,
+            Some(false) => self.unwinnable += 1,
+            None => self.unresolved += 1,
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        self.winnable + self.unwinnable + self.unresolved
+    }
+
+    /// The sum of two shards: `ValueError` if the games no longer fit in 64 bits.
+    pub fn merge(&self, other: &Solvability) -> Result<Solvability> {
+        // Each count is at most its total, so when the totals add up in 64 bits,
+        // so do the counts.
+        self.games()
+            .checked_add(other.games())
+            .ok_or_else(too_many_games)?;
+        Ok(Solvability {
+            winnable: self.winnable + other.winnable,
+            unwinnable: self.unwinnable + other.unwinnable,
+            unresolved: self.unresolved + other.unresolved,
+        })
+    }
+
+    /// `k` games won out of these games, as `Stats`, which owns the arithmetic of
+    /// rates and Wilson intervals that both engines share (API.md).
+    fn as_stats(&self, k: u64) -> Stats {
+        let mut histogram = [0u64; crate::stats::SCORES];
+        histogram[0] = self.games() - k;
+        histogram[crate::stats::SCORES - 1] = k;
+        Stats::from_histogram(&histogram).expect("49 counts")
+    }
+
+    /// `winnable / games`; NaN for no games.
+    pub fn rate(&self) -> f64 {
+        self.as_stats(self.winnable).win_rate()
+    }
+
+    /// From the lower end of the Wilson interval of `winnable` to the upper end of
+    /// that of `winnable + unresolved`; `(0.0, 1.0)` for no games.
+    pub fn ci95(&self) -> (f64, f64) {
+        let low = self.as_stats(self.winnable).ci95().0;
+        let high = self.as_stats(self.winnable + self.unresolved).ci95().1;
+        (low, high)
+    }
+
+    /// The Python `repr`.
+    pub fn repr(&self) -> String {
+        format!(
+            "Solvability(winnable={}, unwinnable={}, unresolved={})",
+            self.winnable, self.unwinnable, self.unresolved
+        )
+    }
+}
+
+impl fmt::Display for Solvability {
+    /// The Python `str`, the same in both engines.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.games() == 0 {
+            return f.write_str("0 games");
+        }
+        let (low, high) = self.ci95();
+        write!(
+            f,
+            "{} games: {} winnable, {} unwinnable, {} unresolved; rate {:.5} (95% CI {:.5} to {:.5})",
+            self.games(),
+            self.winnable,
+            self.unwinnable,
+            self.unresolved,
+            self.rate(),
+            low,
+            high
+        )
+    }
+}
+
+/// The `ValueError` of a batch of 2⁶⁴ games or more.
+fn too_many_games() -> Error {
+    Error::new(ErrorKind::Value, "the number of games must be below 2**64")
+}
+
+/// The start of game `index` of master seed `seed` (RNG.md, `game_seed`).
+fn seeded_position(seed: u64, index: u64, rules: Rules) -> Position {
+    Position::from_deck(&deck_from_seed(game_seed(seed, index)), rules)
+}
+
+/// How many games each thread solves between two looks at the cancel flag.
+const CHUNK_PER_THREAD: u64 = 16;
+
+/// Solve games `start .. start + games` (modulo 2⁶⁴) of master seed `seed` on
+/// `pool`, each with its own `limits`, and count the verdicts; None when the
+/// limits' cancel flag stops the run. The result does not depend on the pool,
+/// unless a time limit stops some searches.
+pub fn solvability(
+    pool: &Pool,
+    rules: Rules,
+    seed: u64,
+    start: u64,
+    games: u64,
+    limits: &Limits,
+) -> Option<Solvability> {
+    let cancelled = || {
+        limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
+    let solve_one = |solver: &mut Solver, tally: &mut Solvability, index: u64| {
+        if !cancelled() {
+            tally.record(
+                solver
+                    .solve(&seeded_position(seed, index, rules), limits)
+                    .winnable,
+            );
+        }
+    };
+    let chunk = |first: u64, count: u64| {
+        let parallel = || {
+            (0..count)
+                .into_par_iter()
+                .fold(
+                    || (Solver::new(), Solvability::default()),
+                    |(mut solver, mut tally), i| {
+                        solve_one(&mut solver, &mut tally, first.wrapping_add(i));
+                        (solver, tally)
+                    },
+                )
+                .map(|(_, tally)| tally)
+                .reduce(Solvability::default, |a, b| {
+                    a.merge(&b).expect("a chunk's games fit in 64 bits")
+                })
+        };
+        match pool {
+            Pool::Current => {
+                let (mut solver, mut tally) = (Solver::new(), Solvability::default());
+                (0..count).for_each(|i| solve_one(&mut solver, &mut tally, first.wrapping_add(i)));
+                tally
+            }
+            Pool::Global => parallel(),
+            Pool::Dedicated(threads) => threads.install(parallel),
+        }
+    };
+    let mut tally = Solvability::default();
+    for (first, count) in chunks(
+        start,
+        u128::from(games),
+        CHUNK_PER_THREAD * pool.threads() as u64,
+    ) {
+        let part = chunk(first, count);
+        if cancelled() {
+            return None;
+        }
+        tally = tally.merge(&part).expect("at most 2**64 - 1 games");
+    }
+    Some(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use std::collections::HashSet;
+
+    fn all_rules() -> Vec<Rules> {
+        let mut out = Vec::new();
+        for fill in [FillRule::Top, FillRule::Ace, FillRule::Any] {
+            for deal in [DealRule::Free, DealRule::Stuck] {
+                for relocate_single in [false, true] {
+                    for ace_high in [true, false] {
+                        out.push(Rules {
+                            fill,
+                            deal,
+                            relocate_single,
+                            ace_high,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The plain search, the reference solver's twin: depth first over every legal
+    /// move, never entering a position twice. None past `limit` positions.
+    fn plain(root: &Position, limit: usize) -> Option<bool> {
+        let key = |p: &Position| -> Vec<u8> {
+            let mut k = vec![p.stock().len() as u8];
+            for q in 0..PILES {
+                k.push(p.height(q) as u8);
+                k.extend(p.pile(q).iter().map(|c| c.index() as u8));
+            }
+            k
+        };
+        let mut pos = root.clone();
+        let mut seen = HashSet::from([key(&pos)]);
+        let mut stack: Vec<(Vec<Move>, usize)> = vec![(pos.legal_moves(), 0)];
+        let mut line: Vec<Move> = Vec::new();
+        while !pos.is_won() {
+            let Some((moves, next)) = stack.last_mut() else {
+                return Some(false);
+            };
+            if *next == moves.len() {
+                stack.pop();
+                if let Some(mv) = line.pop() {
+                    pos.unapply(mv);
+                }
+                continue;
+            }
+            let mv = moves[*next];
+            *next += 1;
+            pos.apply(mv);
+            if !seen.insert(key(&pos)) {
+                pos.unapply(mv);
+                continue;
+            }
+            if seen.len() > limit {
+                return None;
+            }
+            line.push(mv);
+            stack.push((pos.legal_moves(), 0));
+        }
+        Some(true)
+    }
+
+    /// `f` given a search of `pos` (not started).
+    fn with_search<R>(pos: &Position, f: impl FnOnce(&mut Search<CARDS>) -> R) -> R {
+        let (deal, limits) = (Deal::of(pos), Limits::default());
+        let (mut solver, mut frames) = (Solver::new(), Vec::new());
+        let mut search = Search {
+            deal: &deal,
+            buffers: &mut solver.buffers,
+            frames: &mut frames,
+            limits: &limits,
+            start: Instant::now(),
+            record: false,
+        };
+        f(&mut search)
+    }
+
+    /// Positions met by playing seeded games under every rule set at random, taken
+    /// once the stock holds `stock` cards or fewer.
+    fn positions(count: usize, seed: u64, stock: usize) -> Vec<Position> {
+        let mut rng = Rng::new(seed);
+        let rules = all_rules();
+        (0..count as u64)
+            .map(|i| {
+                let mut pos = seeded_position(seed, i, rules[i as usize % rules.len()]);
+                while pos.stock().len() > stock {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.apply(moves[rng.below(moves.len() as u64) as usize]);
+                }
+                pos
+            })
+            .collect()
+    }
+
+    /// Positions with one to three deals left (the stock holds 12 cards or fewer).
+    fn late_positions(count: usize, seed: u64) -> Vec<Position> {
+        positions(count, seed, 12)
+    }
+
+    /// Random positions with tall piles (up to 52 cards in one), a short stock and
+    /// some discards, under every rule set: the room of a pile is then [`CARDS`].
+    fn tall_positions(count: usize, seed: u64) -> Vec<Position> {
+        let mut rng = Rng::new(seed);
+        let rules = all_rules();
+        (0..count)
+            .map(|i| {
+                let rules = rules[i % rules.len()];
+                let deck = crate::rng::shuffle(&mut rng);
+                let stock_len = 4 * rng.below(3) as usize;
+                let mut piles: [Vec<Card>; PILES] = Default::default();
+                let (mut stock, mut discards) = (Vec::new(), Vec::new());
+                for &card in &deck {
+                    if stock.len() < stock_len {
+                        stock.push(card);
+                    } else if discards.len() < 30 && !rules::is_top_rank(card, &rules) {
+                        discards.push(card);
+                    } else {
+                        piles[rng.below(if i % 3 == 0 { 1 } else { 4 }) as usize].push(card);
+                    }
+                }
+                Position::from_parts(rules, &piles, &stock, &discards).expect("52 cards")
+            })
+            .collect()
+    }
+
+    fn check_line(pos: &Position, s: &Solution) {
+        if s.winnable == Some(true) {
+            let mut end = pos.clone();
+            for &mv in &s.moves {
+                end.play(mv)
+                    .unwrap_or_else(|e| panic!("{mv}: {e} in {}", end.to_text()));
+            }
+            assert!(end.is_won(), "{}", pos.to_text());
+        } else {
+            assert!(s.moves.is_empty());
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_plain_search() {
+        let mut checked = 0;
+        for pos in late_positions(1200, 5) {
+            let Some(expected) = plain(&pos, 300_000) else {
+                continue;
+            };
+            let s = solve(&pos, &Limits::default());
+            assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
+            check_line(&pos, &s);
+            checked += 1;
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn agrees_with_the_plain_search_on_tall_piles() {
+        let mut checked = 0;
+        for pos in tall_positions(600, 9) {
+            let Some(expected) = plain(&pos, 100_000) else {
+                continue;
+            };
+            let s = solve(&pos, &Limits::default());
+            assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
+            check_line(&pos, &s);
+            checked += 1;
+        }
+        assert!(checked > 400, "{checked}");
+    }
+
+    /// The search state's rules (`Deal::legal`, `Deal::apply`) are those of the
+    /// rules module, move for move.
+    #[test]
+    fn state_moves_match_the_rules() {
+        let mut all = positions(300, 3, 48);
+        all.extend(positions(300, 4, 24));
+        all.extend(late_positions(300, 6));
+        all.extend(tall_positions(300, 7));
+        for pos in all {
+            let (deal, s) = (Deal::of(&pos), State::<CARDS>::of(&pos));
+            assert_eq!(deal.score(&s), pos.score());
+            assert_eq!(
+                s.empty(),
+                (0..PILES).fold(0, |m, p| m | u8::from(pos.height(p) == 0) << p)
+            );
+            assert_eq!(s.total(), (0..PILES).map(|p| pos.height(p)).sum::<usize>());
+            let legal = deal.legal(&s, deal.discards(&s));
+            let moves: Vec<Move> = legal.iter().collect();
+            assert_eq!(moves, pos.legal_moves(), "{}", pos.to_text());
+            for mv in moves {
+                let (mut t, mut next) = (s, pos.clone());
+                deal.apply(&mut t, mv);
+                next.apply(mv);
+                for p in 0..PILES {
+                    let pile: Vec<u8> = next.pile(p).iter().map(|c| c.index() as u8).collect();
+                    assert_eq!(t.pile(p), &pile[..]);
+                    assert_eq!(t.tops[p], pile.last().copied().unwrap_or(NO_CARD));
+                }
+                assert_eq!(deal.stock_left(&t), next.stock().len());
+            }
+        }
+    }
+
+    /// S8 only ever condemns positions that the plain search finds lost.
+    #[test]
+    fn doomed_stocks_are_lost() {
+        let mut doomed = 0;
+        for pos in late_positions(3000, 12) {
+            if with_search(&pos, |search| search.stock_is_doomed()) {
+                doomed += 1;
+                assert_eq!(plain(&pos, 1_000_000), Some(false), "{}", pos.to_text());
+            }
+        }
+        assert!(doomed > 200, "{doomed}");
+    }
+
+    /// S7: every arrangement of the lone cards, once each, and `arrange` reaches
+    /// each of them by legal relocations.
+    #[test]
+    fn arrangements_are_reached_by_legal_moves() {
+        let cases = [
+            ("7s/-/3d5h/Ac", 3 * 2),
+            ("7s/-/-/Ac", 4 * 3),
+            ("7s/-/-/-", 4),
+            ("5d9d/-/3d5h/Ac", 2),
+        ];
+        for (piles, expected) in cases {
+            let pos = crate::game::position_with_piles(piles, "relocate_single=true");
+            let s = State::<CARDS>::of(&pos);
+            with_search(&pos, |search| {
+                search.record = true;
+                let light = search.light_piles(&s);
+                let (lone, n) = lone_cards(&s, light);
+                let layouts = arrangements(light, &lone[..n]);
+                assert_eq!(layouts.len(), expected, "{piles}");
+                let distinct: HashSet<[u8; PILES]> = layouts.iter().copied().collect();
+                assert_eq!(distinct.len(), layouts.len());
+                for layout in layouts {
+                    let mut t = s;
+                    search.buffers.line.clear();
+                    search.arrange(&mut t, &layout);
+                    let mut real = pos.clone();
+                    for &mv in &search.buffers.line {
+                        real.play(mv).unwrap();
+                    }
+                    for (p, &want) in layout.iter().enumerate() {
+                        match want {
+                            HEAVY => assert_eq!(t.pile(p), s.pile(p)),
+                            BLANK => assert_eq!(t.height(p), 0),
+                            card => assert_eq!(t.pile(p), &[card]),
+                        }
+                        let pile: Vec<u8> = real.pile(p).iter().map(|c| c.index() as u8).collect();
+                        assert_eq!(t.pile(p), &pile[..]);
+                    }
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn winning_lines_replay_on_seeded_deals() {
+        for rules in all_rules() {
+            let mut solver = Solver::new();
+            for i in 0..40 {
+                let pos = seeded_position(1, i, rules);
+                let s = solver.solve(
+                    &pos,
+                    &Limits {
+                        nodes: Some(200_000),
+                        ..Limits::default()
+                    },
+                );
+                check_line(&pos, &s);
+            }
+        }
+    }
+
+    /// A limit turns a verdict into None, never into a wrong one.
+    #[test]
+    fn limits_never_give_a_wrong_verdict() {
+        for pos in late_positions(200, 21) {
+            let full = solve(&pos, &Limits::default());
+            for n in [1, 3, 10, 40] {
+                let s = solve(
+                    &pos,
+                    &Limits {
+                        nodes: Some(n),
+                        ..Limits::default()
+                    },
+                );
+                assert!(s.nodes <= n);
+                assert!(s.winnable.is_none() || s.winnable == full.winnable);
+                check_line(&pos, &s);
+            }
+            let cancel = Arc::new(AtomicBool::new(true));
+            let s = solve(
+                &pos,
+                &Limits {
+                    cancel: Some(cancel),
+                    ..Limits::default()
+                },
+            );
+            assert!(s.winnable.is_none() || s.winnable == full.winnable);
+        }
+    }
+
+    #[test]
+    fn solvability_does_not_depend_on_the_threads() {
+        let rules = Rules {
+            relocate_single: true,
+            ..Rules::easy()
+        };
+        let limits = Limits {
+            nodes: Some(50_000),
+            ..Limits::default()
+        };
+        let one = solvability(&Pool::Current, rules, 3, 10, 150, &limits).unwrap();
+        assert_eq!(one.games(), 150);
+        for pool in [
+            Pool::new(None).unwrap(),
+            Pool::new(Some(2)).unwrap(),
+            Pool::new(Some(3)).unwrap(),
+        ] {
+            assert_eq!(solvability(&pool, rules, 3, 10, 150, &limits), Some(one));
+        }
+        let a = solvability(&Pool::Current, rules, 3, 10, 61, &limits).unwrap();
+        let b = solvability(&Pool::Current, rules, 3, 71, 89, &limits).unwrap();
+        assert_eq!(a.merge(&b).unwrap(), one);
+        let cancel = Limits {
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..limits
+        };
+        assert_eq!(
+            solvability(&Pool::Current, rules, 3, 10, 150, &cancel),
+            None
+        );
+    }
+
+    #[test]
+    fn solvability_figures() {
+        let s = Solvability::new(3, 5, 2).unwrap();
+        assert_eq!((s.games(), s.rate()), (10, 0.3));
+        let low = Stats::from_histogram(&[&[7u64][..], &[0; 47], &[3]].concat())
+            .unwrap()
+            .ci95()
+            .0;
+        let high = Stats::from_histogram(&[&[5u64][..], &[0; 47], &[5]].concat())
+            .unwrap()
+            .ci95()
+            .1;
+        assert_eq!(s.ci95(), (low, high));
+        assert_eq!(
+            s.repr(),
+            "Solvability(winnable=3, unwinnable=5, unresolved=2)"
+        );
+        assert_eq!(
+            s.to_string(),
+            "10 games: 3 winnable, 5 unwinnable, 2 unresolved; rate 0.30000 (95% CI 0.10779 to 0.76341)"
+        );
+        let empty = Solvability::default();
+        assert!(empty.rate().is_nan());
+        assert_eq!(
+            (empty.ci95(), empty.to_string()),
+            ((0.0, 1.0), "0 games".to_string())
+        );
+        assert!(Solvability::new(u64::MAX, 1, 0).is_err());
+        assert!(Solvability::new(u64::MAX, 0, 0)
+            .unwrap()
+            .merge(&Solvability::new(1, 0, 0).unwrap())
+            .is_err());
+        let line = Solution::new(Some(true), vec![Move::Deal, Move::Discard(2)], 7).unwrap();
+        assert_eq!(
+            line.repr(),
+            "Solution(winnable=True, moves=(Move.deal(), Move.discard(2)), nodes=7)"
+        );
+        assert_eq!(line.to_string(), "winnable (7 nodes): deal d2");
+        assert_eq!(
+            Solution::new(None, vec![], 0).unwrap().repr(),
+            "Solution(winnable=None, moves=(), nodes=0)"
+        );
+        assert!(Solution::new(Some(false), vec![Move::Deal], 0).is_err());
+    }
+
+    #[test]
+    fn the_table_is_exact() {
+        let mut table = Table::new();
+        let keys: Vec<Vec<u8>> = (0..5000u32)
+            .map(|i| {
+                let cards = (i % 40) as usize;
+                let mut key = vec![cards as u8, 0, 0, 0, (i / 40) as u8, 0];
+                key.extend((0..cards).map(|k| ((i as usize * 7 + k) % 52) as u8));
+                key
+            })
+            .collect();
+        for key in &keys {
+            assert_eq!(table.insert(key).ok(), Some(true));
+        }
+        for key in &keys {
+            assert_eq!(table.insert(key).ok(), Some(false));
+        }
+        table.clear();
+        assert_eq!(table.insert(&keys[0]).ok(), Some(true));
+    }
+}
