@@ -37,8 +37,12 @@ def run(capsys, monkeypatch, *argv, stdin=None):
 
 
 def python_m(*argv, **kwargs):
+    """``python -m acesup *argv`` in a child process that reacts to Ctrl-C as a
+    terminal's would, even when this test run was started with SIGINT ignored
+    (as a background job of a non-interactive shell is)."""
     return subprocess.Popen([sys.executable, "-m", "acesup", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kwargs)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **kwargs)
 
 
 # --- help and errors ---------------------------------------------------------------------
