@@ -1303,7 +1303,8 @@ impl PyGame {
 // Solver
 
 /// What `solve` found, an immutable value (docs/API.md, Solution).
-#[pyclass(frozen, module = "acesup._core", name = "Solution")]
+#[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solution")]
+#[derive(PartialEq, Eq, Hash)]
 pub struct PySolution(solver::Solution);
 
 /// A verdict argument: True, False or None.
@@ -1452,28 +1453,6 @@ impl PySolution {
         self.0.nodes
     }
 
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
-        let py = other.py();
-        match (other.cast::<PySolution>(), op) {
-            (Ok(other), CompareOp::Eq) => PyBool::new(py, self.0 == other.get().0)
-                .to_owned()
-                .into_any()
-                .unbind(),
-            (Ok(other), CompareOp::Ne) => PyBool::new(py, self.0 != other.get().0)
-                .to_owned()
-                .into_any()
-                .unbind(),
-            _ => py.NotImplemented(),
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        self.0.hash(&mut hasher);
-        hasher.finish()
-    }
-
     fn __repr__(&self) -> String {
         self.0.repr()
     }
@@ -1504,7 +1483,8 @@ impl PySolution {
 
 /// How many deals of a batch can be won, an immutable value (docs/API.md,
 /// Solvability).
-#[pyclass(frozen, module = "acesup._core", name = "Solvability")]
+#[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solvability")]
+#[derive(PartialEq, Eq, Hash)]
 pub struct PySolvability(Solvability);
 
 #[pymethods]
@@ -1581,28 +1561,6 @@ impl PySolvability {
         } else {
             py.NotImplemented()
         })
-    }
-
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
-        let py = other.py();
-        match (other.cast::<PySolvability>(), op) {
-            (Ok(other), CompareOp::Eq) => PyBool::new(py, self.0 == other.get().0)
-                .to_owned()
-                .into_any()
-                .unbind(),
-            (Ok(other), CompareOp::Ne) => PyBool::new(py, self.0 != other.get().0)
-                .to_owned()
-                .into_any()
-                .unbind(),
-            _ => py.NotImplemented(),
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        self.0.hash(&mut hasher);
-        hasher.finish()
     }
 
     fn __repr__(&self) -> String {

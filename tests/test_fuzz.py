@@ -1,0 +1,153 @@
+"""No input reachable from Python makes the native engine panic.
+
+Hypothesis throws malformed card, deck, move, rules and position texts,
+out-of-range integers and corrupt pickles at both engines. Each call must either
+succeed in both or fail in both with the same exception type: a Rust panic would
+surface as ``pyo3_runtime.PanicException``, a ``BaseException`` that no
+``except Exception`` catches, and fail the test with a different type.
+
+``FUZZ_EXAMPLES`` (default 300 per test) sets the number of cases.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import acesup
+import acesup.reference as ref
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
+fuzz = settings(max_examples=EXAMPLES, deadline=None)
+
+CARD_CHARS = "0123456789TJQKAtjqka cdhsCDHS♣♦♥♠♧♢♡♤/-:>,=.\t\n\x00é"
+card_like = st.text(alphabet=CARD_CHARS, max_size=12)
+huge = st.one_of(st.integers(), st.integers(min_value=-2**70, max_value=2**70),
+                 st.sampled_from([-1, 0, 1, 3, 4, 51, 52, 2**63, 2**64 - 1, 2**64, 2**128]))
+
+
+def outcome(call):
+    """What ``call()`` gives: ("ok", text of the result) or ("error", exception type).
+    A BaseException that is not an Exception (a panic) propagates and fails the test."""
+    try:
+        return ("ok", str(call()))
+    except Exception as error:  # noqa: BLE001 - the type is what is compared
+        return ("error", type(error))
+
+
+def same(native_call, reference_call):
+    native, reference = outcome(native_call), outcome(reference_call)
+    assert native[0] == reference[0], (native, reference)
+    if native[0] == "error":
+        assert native[1] is reference[1], (native, reference)
+    return native
+
+
+@fuzz
+@given(text=st.one_of(card_like, st.text(max_size=8)))
+def test_card_text(text):
+    same(lambda: acesup.Card(text), lambda: ref.Card(text))
+
+
+@fuzz
+@given(index=huge)
+def test_card_index(index):
+    same(lambda: acesup.Card.from_index(index), lambda: ref.Card.from_index(index))
+
+
+@fuzz
+@given(text=st.one_of(st.text(alphabet="dfDF0123456789:>-+ eal\t", max_size=12), st.text(max_size=10)))
+def test_move_text(text):
+    same(lambda: acesup.Move.parse(text), lambda: ref.Move.parse(text))
+
+
+@fuzz
+@given(src=huge, dst=huge, index=huge)
+def test_move_numbers(src, dst, index):
+    same(lambda: acesup.Move.fill(src, dst, index=index), lambda: ref.Move.fill(src, dst, index=index))
+    same(lambda: acesup.Move.discard(src), lambda: ref.Move.discard(src))
+
+
+@fuzz
+@given(text=st.one_of(st.text(alphabet="filtopacenydsruk=,_ 01", max_size=40), st.text(max_size=20)))
+def test_rules_text(text):
+    same(lambda: acesup.Rules.parse(text), lambda: ref.Rules.parse(text))
+
+
+@fuzz
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1), data=st.data())
+def test_position_text(seed, data):
+    """Positions made from a real one by deleting, duplicating, swapping or inserting pieces."""
+    text = ref.Game.from_seed(seed).to_str()
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 6)))
+        text = text[:i] + data.draw(st.one_of(st.just(""), st.text(alphabet=CARD_CHARS, max_size=6),
+                                              st.just(text[i:j] * 2))) + text[j:]
+    same(lambda: acesup.Game.from_str(text).to_str(), lambda: ref.Game.from_str(text).to_str())
+
+
+@fuzz
+@given(cards=st.lists(st.one_of(card_like, st.integers(0, 60)), max_size=60))
+def test_deck(cards):
+    as_text = " ".join(map(str, cards))
+    same(lambda: acesup.Game.from_deck(as_text).to_str(), lambda: ref.Game.from_deck(as_text).to_str())
+    same(lambda: acesup.Game.from_deck(cards).to_str(), lambda: ref.Game.from_deck(cards).to_str())
+
+
+@fuzz
+@given(seed=st.integers(0, 2**64 - 1), move=st.tuples(huge, huge, huge), n=huge)
+def test_game_calls(seed, move, n):
+    native, reference = acesup.Game.from_seed(seed % 2**64), ref.Game.from_seed(seed % 2**64)
+    src, dst, index = move
+    for text in (f"d{src}", f"f{src}>{dst}", f"f{src}:{index}>{dst}", "deal"):
+        same(lambda: native.play(text), lambda: reference.play(text))
+        assert native.to_str() == reference.to_str()
+    same(lambda: native.randbelow(n), lambda: reference.randbelow(n))
+    same(lambda: acesup.Rng(n).below(seed), lambda: ref.Rng(n).below(seed))
+    same(lambda: acesup.game_seed(n, seed), lambda: ref.game_seed(n, seed))
+
+
+@fuzz
+@given(games=huge, start=huge, seed=huge, threads=st.one_of(st.none(), huge))
+def test_simulate_arguments(games, start, seed, threads):
+    small = isinstance(games, int) and 0 <= games <= 3
+    games = games if small or not isinstance(games, int) or games < 0 else games + 2**64  # never a long run
+    same(lambda: acesup.simulate(games, seed=seed, start=start, threads=threads),
+         lambda: ref.simulate(games, seed=seed, start=start, threads=threads))
+
+
+@fuzz
+@given(counts=st.lists(huge, min_size=0, max_size=52))
+def test_stats_histogram(counts):
+    same(lambda: acesup.Stats(counts), lambda: ref.Stats(counts))
+
+
+@fuzz
+@given(seed=st.integers(0, 2**64 - 1), data=st.data())
+def test_corrupt_game_pickles(seed, data):
+    """A pickled game with a byte changed loads into the same game or fails the same way."""
+    native, reference = acesup.Game.from_seed(seed), ref.Game.from_seed(seed)
+    for move in reference.legal_moves()[:1]:
+        native.play(str(move))
+        reference.play(str(move))
+    reduced_native, reduced_reference = native.__reduce__(), reference.__reduce__()
+    blob = pickle.dumps(reduced_native[1:])
+    i = data.draw(st.integers(0, len(blob) - 1))
+    corrupt = blob[:i] + bytes([data.draw(st.integers(0, 255))]) + blob[i + 1:]
+    try:
+        args = pickle.loads(corrupt)
+    except Exception:  # noqa: BLE001 - a pickle that no longer parses says nothing of the engines
+        return
+    rebuild = lambda cls, reduced: (lambda: _rebuild(reduced[0], *args))  # noqa: E731
+    same(rebuild(acesup.Game, reduced_native), rebuild(ref.Game, reduced_reference))
+
+
+def _rebuild(constructor, args, state=None, *rest):
+    game = constructor(*args)
+    if state is not None:
+        game.__setstate__(state)
+    return game.to_str()
