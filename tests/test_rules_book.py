@@ -594,3 +594,14 @@ def test_r7_illegal_move_error_is_a_value_error(engine):
         game.play("d1")
     with pytest.raises(errors.MoveError):
         game.play("d1")
+
+
+def test_r6_5_example_position(engine):
+    """The R6.5 example: the start of the game dealt from deck_from_seed(42), and its first move."""
+    start = ("Qs/6c/7d/4s 5s2cJc7cAs3hKdJsQd8s9hTs8cKc6sAcTd4h4d8hKh8d7s7h5hTh4c6hJdJh6d5c9cAd2s9s9dKs2h3d"
+             "QhQc3s3c5d2dTcAh - fill=top,deal=free,relocate_single=false,ace_high=true")
+    game = engine.Game.from_seed(42)
+    assert game.to_str() == start
+    assert [str(m) for m in game.legal_moves()] == ["d3"]
+    game.play("d3")
+    assert game.to_str() == start.replace("/4s ", "/- ").replace(" - fill", " 4s fill")
