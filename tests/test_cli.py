@@ -345,3 +345,16 @@ def test_bench_prints_the_figures(capsys, monkeypatch):
     for figure in ("native games/s, 1 thread", "reference games/s", "native / reference",
                    "solver deals/s, 1 thread"):
         assert figure in out
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(monkeypatch, capsys):
+    """`acesup solve … | head`: a closed pipe ends the command with status 141, no traceback."""
+    from acesup.cli import main
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone: every write raises BrokenPipeError
+    with open(write_end, "w", buffering=1) as closed_pipe:
+        monkeypatch.setattr(sys, "stdout", closed_pipe)
+        status = main(["solve", "--seed", str(WINNABLE_SEED)])
+    assert status == 141
+    assert "Traceback" not in capsys.readouterr().err

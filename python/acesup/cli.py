@@ -41,6 +41,7 @@ ENGINES = {"native": "acesup", "reference": "acesup.reference"}
 PRESETS = ("standard", "strict", "easy", "reverse")
 TABLE_STRATEGIES = ("random", "noop", "simple", "greedy", "lookahead", "montecarlo")
 WIN = 48  # the score of a won game (RULES.md R4.2)
+BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the signal
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT)
 
 SHARD_SECONDS = 0.25  # simulate plays in shards of about this long, so that Ctrl-C and the progress bar respond
@@ -551,3 +552,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{args.parser.prog}: interrupted", file=sys.stderr)
         return INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`acesup solve … | head`): stop quietly, as Unix tools do,
+        # and point stdout at nothing so that the interpreter's final flush cannot fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
