@@ -25,17 +25,8 @@ from ._core import (
     strategy,
 )
 from .compare import Comparison, Pair, compare_in
-from .errors import (
-    AcesUpError,
-    CardError,
-    DeckError,
-    IllegalMoveError,
-    MoveError,
-    PositionError,
-    RulesError,
-    StrategyError,
-    UndoError,
-)
+from . import errors
+from .errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
 
 compare = compare_in(simulate)
 
@@ -58,13 +49,4 @@ __all__ = [
     "Pair",
     "deck_from_seed",
     "game_seed",
-    "AcesUpError",
-    "CardError",
-    "DeckError",
-    "PositionError",
-    "RulesError",
-    "MoveError",
-    "IllegalMoveError",
-    "UndoError",
-    "StrategyError",
-]
+] + errors.__all__

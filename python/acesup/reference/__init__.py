@@ -7,17 +7,8 @@ strategies, stats, simulate, solver.
 """
 
 from ..compare import Comparison, Pair, compare_in
-from ..errors import (
-    AcesUpError,
-    CardError,
-    DeckError,
-    IllegalMoveError,
-    MoveError,
-    PositionError,
-    RulesError,
-    StrategyError,
-    UndoError,
-)
+from .. import errors
+from ..errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
 from .cards import Card
 from .game import Game, Move
 from .rng import Rng, deck_from_seed, game_seed
@@ -48,13 +39,4 @@ __all__ = [
     "Pair",
     "deck_from_seed",
     "game_seed",
-    "AcesUpError",
-    "CardError",
-    "DeckError",
-    "PositionError",
-    "RulesError",
-    "MoveError",
-    "IllegalMoveError",
-    "UndoError",
-    "StrategyError",
-]
+] + errors.__all__
