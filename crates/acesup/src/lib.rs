@@ -3,8 +3,8 @@
 //! Plain Rust, with no Python types: the modules mirror the pure-Python reference
 //! engine (`acesup.reference`) file for file, and `cargo test` runs without an
 //! interpreter. The rules are in `docs/RULES.md`, the generator in `docs/RNG.md`,
-//! the Python API in `docs/API.md`; the PyO3 bindings (`src/python.rs`, feature
-//! `python`) only translate.
+//! the Python API in `docs/API.md`; the PyO3 bindings (the crate
+//! `acesup-python`, `crates/acesup-python`) only translate.
 //!
 //! - [`cards`]: cards and decks (R1, R6.1, R6.2).
 //! - [`rules`]: the rule options (R5, R6.4) and every rule predicate (R1.2, R2, R3, R7).
@@ -23,9 +23,6 @@ pub mod simulate;
 pub mod solver;
 pub mod stats;
 pub mod strategies;
-
-#[cfg(feature = "python")]
-mod python;
 
 pub use cards::Card;
 pub use game::{Game, Move, Position};

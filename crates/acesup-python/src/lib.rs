@@ -8,15 +8,15 @@
 //! (never across a call into Python), so that objects shared between Python threads
 //! serialize their calls and cannot deadlock.
 
-use crate::cards::{self, Card, DECK_SIZE};
-use crate::game::{self, Game, Move, PILES};
-use crate::rng::{self, Rng};
-use crate::rules::{self, Rules};
-use crate::simulate::{chunks, AdaptiveChunks, Pool};
-use crate::solver::{self, Solvability};
-use crate::stats::{Stats, SCORES};
-use crate::strategies::Builtin;
-use crate::{Error, ErrorKind};
+use acesup::cards::{self, Card, DECK_SIZE};
+use acesup::game::{self, Game, Move, PILES};
+use acesup::rng::{self, Rng};
+use acesup::rules::{self, Rules};
+use acesup::simulate::{chunks, AdaptiveChunks, Pool};
+use acesup::solver::{self, Solvability};
+use acesup::stats::{Stats, SCORES};
+use acesup::strategies::Builtin;
+use acesup::{Error, ErrorKind};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
@@ -56,7 +56,7 @@ trait OrPyErr<T> {
     fn or_py(self) -> PyResult<T>;
 }
 
-impl<T> OrPyErr<T> for crate::Result<T> {
+impl<T> OrPyErr<T> for acesup::Result<T> {
     fn or_py(self) -> PyResult<T> {
         self.map_err(py_err)
     }
@@ -1674,7 +1674,7 @@ fn solvability(
         })?,
     );
     let pool =
-        Pool::new(threads.map(|t| t.min(crate::simulate::MAX_THREADS as i128) as usize)).or_py()?;
+        Pool::new(threads.map(|t| t.min(acesup::simulate::MAX_THREADS as i128) as usize)).or_py()?;
     let tally = interruptible(py, &mut limits, |limits| {
         solver::solvability(&pool, rules, seed, start, games, limits)
     })?;
@@ -1817,7 +1817,7 @@ fn simulate(
     let games = int_object(games, "games", 0, None, value_error)?;
     let strategy = match &strategy {
         Arg::Given(s) => strategy_arg(s)?,
-        Arg::Omitted => StrategyArg::Builtin(Builtin::Random(crate::strategies::Random)),
+        Arg::Omitted => StrategyArg::Builtin(Builtin::Random(acesup::strategies::Random)),
     };
     let rules = rules_arg(rules)?;
     let seed = seed.or(0, |s| seed_arg(s, "seed"))?;
@@ -1846,7 +1846,7 @@ fn simulate(
     let mut played: Option<Vec<u8>> = keep_scores.then(Vec::new);
     match strategy {
         StrategyArg::Builtin(builtin) => {
-            let threads = threads.map(|t| t.min(crate::simulate::MAX_THREADS as i128) as usize);
+            let threads = threads.map(|t| t.min(acesup::simulate::MAX_THREADS as i128) as usize);
             let pool = Pool::new(threads).or_py()?;
             // Chunks of tens of milliseconds, with Ctrl-C checked between them.
             let mut chunks = AdaptiveChunks::new(start, games, pool.threads());
