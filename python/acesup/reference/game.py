@@ -12,7 +12,9 @@ from collections.abc import Iterable
 from ..display import game_svg
 from ..errors import CardError, IllegalMoveError, MoveError, PositionError, RulesError, UndoError
 from . import rules as rulebook  # imported as a module because rules.py imports this one
-from .cards import Card, Ordered, card_set_problem, deck_cards, int_arg
+from ..arguments import int_arg
+from ..values import Ordered
+from .cards import Card, card_set_problem, deck_cards
 from .rng import Rng, shuffled_deck
 
 __all__ = ["Move", "Game"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from .cards import ALL_CARDS, U64, Card, int_arg
+from ..arguments import U64, int_arg
+from .cards import ALL_CARDS, Card
 
 __all__ = ["Rng", "game_seed", "deck_from_seed", "shuffle", "shuffled_deck"]
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..errors import RulesError
 from . import game as _game  # Move; imported as a module because game.py imports this one
-from .cards import ACE, KING, SUIT_NAMES, Card, Frozen
+from ..values import Frozen
+from .cards import ACE, KING, SUIT_NAMES, Card
 
 __all__ = [
     "Rules", "rules_or_standard",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import U64, int_arg
+from ..arguments import U64, int_arg
 from .game import Game
 from .rng import game_seed
 from .rules import Rules, rules_or_standard

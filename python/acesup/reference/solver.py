@@ -15,7 +15,8 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 
-from .cards import U64, Frozen, int_arg
+from ..arguments import U64, int_arg
+from ..values import Frozen
 from .game import Game, Move, _as_move
 from .rng import game_seed
 from .rules import Rules, rules_or_standard

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from ..display import stats_html
-from .cards import Frozen, int_arg
+from ..arguments import int_arg
+from ..values import Frozen
 
 __all__ = ["Stats"]
 
