@@ -8,8 +8,11 @@ everywhere. This module imports nothing of the package: anything may use it.
 from __future__ import annotations
 
 import operator
+from typing import TypeVar
 
-__all__ = ["U64", "int_arg"]
+__all__ = ["U64", "int_arg", "rules_arg"]
+
+R = TypeVar("R")
 
 U64 = 2**64  # seeds, game indices and counts are 64-bit
 
@@ -39,3 +42,15 @@ def _requirement(low: int, high: int | None) -> str:
     if high == U64:
         return f"an int in [{low}, 2**64)"
     return f"an int from {low} to {high - 1}"
+
+
+def rules_arg(rules: R | None, rules_type: type[R]) -> R:
+    """``rules``, or the standard rules ``rules_type()`` for None, where
+    ``rules_type`` is the ``Rules`` class of the engine at hand. ``TypeError`` for
+    anything else (with a hint for a text, which ``Rules.parse`` reads)."""
+    if rules is None:
+        return rules_type()
+    if not isinstance(rules, rules_type):
+        hint = " (use Rules.parse() for a text)" if isinstance(rules, str) else ""
+        raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__}{hint}")
+    return rules

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 
 from ..arguments import int_arg
 from ..errors import CardError, DeckError
 from ..values import Ordered
 
-__all__ = ["Card", "parse_cards", "deck_cards", "card_set_problem", "SUIT_NAMES"]
+__all__ = ["Card", "parse_cards", "deck_cards", "card_set_problem", "SUIT_NAMES", "RANKS", "SUITS", "ALL_CARDS"]
 
 RANKS = "23456789TJQKA"  # rank numbers 2..14, in this order
 SUITS = "cdhs"  # suit numbers 0..3 (R1.1)
@@ -100,36 +100,42 @@ def parse_cards(text: str) -> list[Card]:
     return [Card(word) for word in re.split(r"[\s,]+", text) if word]
 
 
-def card_set_problem(cards: list[Card], what: str) -> str | None:
-    """Why ``cards`` are not the 52 distinct cards, or None when they are.
+def card_set_problem(cards: list[Card], deck: Sequence[Card], what: str) -> str | None:
+    """Why ``cards`` are not the cards of ``deck`` (a layout's deck, RULES.md R1.4),
+    each once, or None when they are.
 
-    The message, whose subject is ``what`` (e.g. ``"the deck"``), names the
-    number of cards when it is not 52, the first card found twice, and else the
-    missing cards (up to four by name).
+    The message, whose subject is ``what`` (e.g. ``"the deck"``), names the first
+    card that is not in ``deck`` (a stray card), else the number of cards when it
+    is not ``len(deck)``, the first card found twice, and else the missing cards
+    (up to four by name).
     """
+    layout = set(deck)
+    stray = next((card for card in cards if card not in layout), None)
+    if stray is not None:
+        return f"{what} holds {stray}, which is not one of the {len(deck)} cards of these rules' deck"
     seen: set[Card] = set()
     duplicate = None
     for card in cards:
         if card in seen and duplicate is None:
             duplicate = card
         seen.add(card)
-    if duplicate is None and len(cards) == 52:
+    if duplicate is None and len(cards) == len(deck):
         return None
-    missing = [card for card in ALL_CARDS if card not in seen]
+    missing = [card for card in deck if card not in seen]
     named = " ".join(map(str, missing)) if len(missing) <= 4 else f"{len(missing)} cards"
-    if len(cards) != 52:
+    if len(cards) != len(deck):
         detail = f"{duplicate} twice" if duplicate else f"missing {named}"
-        return f"{what} holds {len(cards)} cards, not 52 ({detail})"
+        return f"{what} holds {len(cards)} cards, not {len(deck)} ({detail})"
     return f"{what} holds {duplicate} twice and lacks {named}"
 
 
-def deck_cards(deck: str | Iterable[Card | str]) -> list[Card]:
+def deck_cards(deck: str | Iterable[Card | str], layout: Sequence[Card]) -> list[Card]:
     """A deck (R1.3) given as R6.2 text or as a sequence of ``Card`` or card texts,
-    as a list of the 52 cards in deal order.
+    as a list of the cards of ``layout`` (a rules' deck) in deal order.
 
-    Raises ``CardError`` for a bad card text, ``DeckError`` unless the cards are the
-    52 distinct cards, and ``TypeError`` for an unordered collection (a set or a
-    mapping), a non-iterable, or an item that is neither a Card nor a str.
+    Raises ``CardError`` for a bad card text, ``DeckError`` unless the cards are
+    those of ``layout``, each once, and ``TypeError`` for an unordered collection
+    (a set or a mapping), a non-iterable, or an item that is neither a Card nor a str.
     """
     if isinstance(deck, str):
         cards = parse_cards(deck)
@@ -143,7 +149,7 @@ def deck_cards(deck: str | Iterable[Card | str]) -> list[Card]:
             elif not isinstance(item, Card):
                 raise TypeError(f"deck[{position}] must be a Card or a card text, got {type(item).__name__}")
             cards.append(item)
-    problem = card_set_problem(cards, "the deck")
+    problem = card_set_problem(cards, layout, "the deck")
     if problem:
         raise DeckError(problem)
     return cards
