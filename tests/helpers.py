@@ -201,3 +201,72 @@ def random_strategy_histogram(engine, games, seed, rules=None, start=0):
         random_strategy_moves(g)
         hist[g.score] += 1
     return tuple(hist)
+
+
+# --- the family of layouts (RULES.md R1.4, R2.3, R5) ------------------------------------
+#
+# The strategies above keep to the standard layout and the first four options, which
+# every test written before the family existed reads; ``family_rules`` draws every
+# combination of the eight options, for the tests of the whole family.
+
+FAMILY_DEALS = ("free", "stuck", "any")
+DEAL_TOS = ("all", "empty")
+
+
+def _defined_layout(options):
+    return options["suits"] * options["ranks"] >= options["piles"]
+
+
+family_rules = st.fixed_dictionaries(
+    {
+        "fill": st.sampled_from(FILLS),
+        "deal": st.sampled_from(FAMILY_DEALS),
+        "relocate_single": st.booleans(),
+        "ace_high": st.booleans(),
+        "piles": st.sampled_from((4, 5)),
+        "suits": st.integers(min_value=1, max_value=4),
+        "ranks": st.integers(min_value=2, max_value=13),
+        "deal_to": st.sampled_from(DEAL_TOS),
+    }
+).filter(_defined_layout)
+
+# Layouts small enough for a plain search to solve from the start (at most 20 cards).
+small_family_rules = family_rules.filter(lambda o: o["suits"] * o["ranks"] <= 20)
+
+
+def layout_cards(options):
+    """The layout's deck as card texts in index order, from RULES.md R1.4 alone: the
+    first S suits of ``cdhs``, the R highest ranks of each under the rank order."""
+    order = RANKS if options.get("ace_high", True) else REVERSE_RANKS  # low to high
+    ranks = set(order[len(order) - options.get("ranks", 13):])
+    suits = SUITS[: options.get("suits", 4)]
+    return [c for c in ALL_CARDS if c[0] in ranks and c[1] in suits]
+
+
+def win_score(options):
+    """D - S (R4.2)."""
+    return options.get("suits", 4) * options.get("ranks", 13) - options.get("suits", 4)
+
+
+def stock_lengths(options):
+    """The stock lengths a deal can leave (R6.5)."""
+    piles = options.get("piles", 4)
+    start = options.get("suits", 4) * options.get("ranks", 13) - piles
+    if options.get("deal_to", "all") == "empty":
+        return set(range(start + 1))
+    return set(range(start, 0, -piles)) | {0}
+
+
+def family_wellformed_moves(engine, game):
+    """Every move that can exist in this position under any layout: discards of piles
+    0-4, every fill src != dst of piles 0-4 with index 0..len(src) (one past the bottom
+    card; 0 for a pile the rules do not have), and the deal."""
+    piles = game.piles
+    height = lambda p: len(piles[p]) if p < len(piles) else 0
+    moves = [engine.Move.discard(p) for p in range(5)]
+    for src in range(5):
+        for dst in range(5):
+            if src != dst:
+                moves += [engine.Move.fill(src, dst, index=i) for i in range(height(src) + 1)]
+    moves.append(engine.Move.deal())
+    return moves
