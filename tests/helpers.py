@@ -270,3 +270,60 @@ def family_wellformed_moves(engine, game):
                 moves += [engine.Move.fill(src, dst, index=i) for i in range(height(src) + 1)]
     moves.append(engine.Move.deal())
     return moves
+
+
+# --- two engines in lockstep ---------------------------------------------------------------
+
+
+def observe(game):
+    return {
+        "to_str": game.to_str(),
+        "str": str(game),
+        "legal": [str(m) for m in game.legal_moves()],
+        "score": game.score,
+        "is_over": game.is_over,
+        "is_won": game.is_won,
+        "history": [str(m) for m in game.history],
+    }
+
+
+def outcome(engine, game, text):
+    """What playing ``text`` on a copy of ``game`` does: ("ok", position) or (exception type, message)."""
+    trial = game.copy()
+    try:
+        trial.play(engine.Move.parse(text))
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return (type(e), str(e))
+    return ("ok", trial.to_str())
+
+
+def assert_same(a, b):
+    oa, ob = observe(a), observe(b)
+    for key in oa:
+        assert oa[key] == ob[key], f"{key} differs at {ob['to_str']}"
+
+
+def play_in_lockstep(engine_a, a, engine_b, b, path, wellformed):
+    """Plays the games ``a`` (of ``engine_a``) and ``b`` (of ``engine_b``) along
+    ``path``, checking at every step that they show the same, that every move of
+    ``wellformed(engine_b, b)`` has the same outcome (verdict, exception type and
+    message) in both, then that their strategy streams and undo agree."""
+    for c in list(path.picks()) + [0]:
+        assert_same(a, b)
+        # Every well-formed move: the same verdict, the same exception type and message.
+        for text in sorted({str(m) for m in wellformed(engine_b, b)}):
+            assert outcome(engine_a, a, text) == outcome(engine_b, b, text), text
+        moves = b.legal_moves()
+        if not moves:
+            break
+        move = str(pick(moves, c))
+        a.play(move)
+        b.play(move)
+    assert_same(a, b)
+    # The strategy streams agree too.
+    bounds = (1, 2, 52, 2**63 + 1)
+    assert [a.randbelow(n) for n in bounds] == [b.randbelow(n) for n in bounds]
+    # And so does undo, all the way back.
+    while b.history:
+        assert str(a.undo()) == str(b.undo())
+        assert a.to_str() == b.to_str()

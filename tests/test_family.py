@@ -26,7 +26,7 @@ from helpers import (
     layout_cards,
     load_engine,
     paths,
-    pick,
+    play_in_lockstep,
     seeds,
     small_family_rules,
     stock_lengths,
@@ -569,39 +569,11 @@ def test_family_winning_lines_replay_late_in_any_layout(engine, ref, options, se
 # --- the engine against the reference, in lockstep -------------------------------------------
 
 
-def observe(game):
-    return (game.to_str(), str(game), [str(m) for m in game.legal_moves()], game.score, game.is_over,
-            game.is_won, [str(m) for m in game.history])
-
-
-def outcome(engine, game, text):
-    trial = game.copy()
-    try:
-        trial.play(engine.Move.parse(text))
-    except Exception as e:  # noqa: BLE001 - the type and message are what is compared
-        return (type(e), str(e))
-    return ("ok", trial.to_str())
-
-
 @given(seed=seeds, options=family_rules, path=paths)
 def test_family_lockstep_with_pure_python(engine, ref, seed, options, path):
     a = engine.Game.from_seed(seed, engine.Rules(**options))
     b = ref.Game.from_seed(seed, ref.Rules(**options))
-    for c in list(path.picks()) + [0]:
-        assert observe(a) == observe(b)
-        for text in sorted({str(m) for m in family_wellformed_moves(ref, b)}):
-            assert outcome(engine, a, text) == outcome(ref, b, text), text
-        moves = b.legal_moves()
-        if not moves:
-            break
-        move = str(pick(moves, c))
-        a.play(move)
-        b.play(move)
-    bounds = (1, 2, 52, 2**63 + 1)
-    assert [a.randbelow(n) for n in bounds] == [b.randbelow(n) for n in bounds]
-    while b.history:
-        assert str(a.undo()) == str(b.undo())
-        assert a.to_str() == b.to_str()
+    play_in_lockstep(engine, a, ref, b, path, family_wellformed_moves)
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "lookahead"])
