@@ -19,6 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import acesup.errors as errors
+from acesup.reference import rules as rulebook
+from acesup.reference.position import Position
 from helpers import (
     family_rules,
     family_wellformed_moves,
@@ -636,3 +638,39 @@ def test_family_deck_fuzz(engine, ref, seed, options, cut):
 @given(counts=st.lists(st.integers(0, 3), max_size=52))
 def test_family_stats_length_fuzz(engine, ref, counts):
     fails_alike(engine, ref, lambda m: m.Stats(counts))
+
+
+# --- the reference's rule functions, each against the moves they decide ------------------
+
+
+@given(seed=seeds, options=family_rules, path=paths)
+def test_reference_rule_functions_agree_with_legal_moves(ref, seed, options, path):
+    """``discard_mask``, ``fill_choices``, ``can_fill``, ``blocking_fill``,
+    ``can_deal``, ``deal_targets``, ``is_over`` and ``is_won`` of
+    ``acesup.reference.rules``, each taking the position first, say what
+    ``legal_moves`` and playing the deal do."""
+    game = ref.Game.from_seed(seed, ref.Rules(**options))
+    for _ in walk(game, path):
+        pos = Position.from_str(game.to_str())
+        legal = rulebook.legal_moves(pos)
+        assert legal == game.legal_moves()
+        assert rulebook.discard_mask(pos) == sum(1 << m.pile for m in legal if m.kind == "discard")
+        for src in range(options["piles"]):
+            for dst in range(options["piles"]):
+                if src != dst and not pos.piles[dst]:
+                    fills = [m.index for m in legal if m.kind == "fill" and (m.src, m.dst) == (src, dst)]
+                    assert fills == list(range(rulebook.fill_choices(pos, src)))
+                    assert not rulebook.can_fill(pos, src, dst, len(fills))
+        blocking = [m for m in legal if m.kind == "fill" and len(pos.piles[m.src]) >= 2]
+        assert rulebook.blocking_fill(pos) == (blocking[0] if blocking else None)
+        assert rulebook.can_deal(pos) == (ref.Move.deal() in legal)
+        assert rulebook.is_over(pos) == game.is_over and rulebook.is_won(pos) == game.is_won
+        if pos.stock:
+            before = [len(p) for p in pos.piles]
+            targets = rulebook.deal_targets(pos)
+            assert targets and targets < 1 << options["piles"]
+            assert pos.apply(ref.Move.deal()) == targets
+            assert [len(p) - h for p, h in zip(pos.piles, before)] == [
+                targets >> p & 1 for p in range(options["piles"])]
+        else:
+            assert rulebook.deal_targets(pos) == 0

@@ -124,8 +124,8 @@ class Game:
 
     @property
     def is_won(self) -> bool:
-        """Over with ``rules.win_score()`` cards discarded (R4.2)."""
-        return len(self._pos.discards) == self._pos.rules.win_score() and self.is_over
+        """Over with ``rules.win_score()`` cards discarded (R4.2, ``rules.is_won``)."""
+        return self.is_over and rulebook.is_won(self._pos)
 
     # --- moves ----------------------------------------------------------------------
 
