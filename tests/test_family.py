@@ -518,6 +518,15 @@ def test_solvability_and_compare_on_layouts(engine):
         assert comparison.pairs[0].wins_a_only == won_only
     one = engine.compare(["greedy"], 1, engine.Rules(suits=2, ranks=5))
     assert one.stats["greedy"].games == 1
+    small = engine.simulate(5, "greedy", engine.Rules(suits=2, ranks=5), scores=True)
+    standard = engine.simulate(5, "greedy", scores=True)
+    with pytest.raises(ValueError):
+        engine.Comparison.from_stats({"small": small, "standard": standard})
+    pair = engine.Comparison.from_stats({"a": small, "b": small}).pairs[0]
+    assert pair.wins_a_only == pair.wins_b_only == 0
+    # Knowing nothing of one game, the mean score difference is anywhere within the win score.
+    one_game = {name: engine.simulate(1, name, engine.Rules(suits=2, ranks=5), scores=True) for name in ("noop", "greedy")}
+    assert engine.Comparison.from_stats(one_game).pairs[0].mean_score_ci95 == (-8.0, 8.0)
 
 
 # --- the solvers and the winning lines ------------------------------------------------------

@@ -38,7 +38,9 @@ def public_names(module):
 
 
 def rust_items(source):
-    return set(re.findall(r"\bpub\s+(?:fn|struct|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]*)", source))
+    """The names of the ``pub`` functions (``const fn`` included), structs, enums
+    and traits of a Rust source file."""
+    return set(re.findall(r"\bpub\s+(?:(?:const\s+)?fn|struct|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]*)", source))
 
 
 def test_the_reference_modules_are_the_contract():
