@@ -452,6 +452,10 @@ def test_family_over_and_won(engine, seed, options, path):
 @given(seed=seeds, options=family_rules, path=paths)
 def test_family_text_and_pickle_round_trips(engine, seed, options, path):
     game = game_of(engine, seed, options)
+    rules = game.rules
+    dealt = engine.Game.from_deck(engine.deck_from_seed(seed, rules), rules)
+    assert dealt.to_str() == game.to_str()
+    assert engine.Game.from_deck(" ".join(map(str, engine.deck_from_seed(seed, rules))), rules) == dealt
     for _ in walk(game, path):
         pass
     text = game.to_str()
