@@ -231,8 +231,10 @@ def _option_from_text(name: str, value: str) -> Any:
             raise RulesError(f"{name} must be one of {_one_of(_BOOL_TEXT)}, got {value!r}")
         return _BOOL_TEXT[value]
     if name in _INTS:
-        # ASCII digits only, and few of them: int() accepts more than R6.4 does.
-        if not (value.isascii() and value.isdigit() and len(value) <= 3):
+        # ASCII digits only (int() accepts more than R6.4 does), and a number that
+        # fits in 64 bits, as the native engine reads it; leading zeros are fine.
+        if not (value.isascii() and value.isdigit() and len(value.lstrip("0")) <= 19
+                and int(value) < 2**63):
             low, high = _INTS[name]
             allowed = f"{low} or {high}" if high == low + 1 else f"an int from {low} to {high}"
             raise RulesError(f"{name} must be {allowed}, got {value!r}")
