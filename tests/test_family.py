@@ -277,12 +277,19 @@ def test_r7_check_0(engine, move, message):
     assert game.to_str() == before and game.history == ()
 
 
-def test_r7_check_0_names_src_before_dst(engine):
-    game = engine.Game.from_seed(5, engine.Rules(piles=5))
-    with pytest.raises(errors.IllegalMoveError) as info:
-        game.play("f4>0")  # pile 4 exists here: the fill is refused for another reason
-    assert "there is no pile" not in str(info.value)
-    assert len(game.piles) == 5 and game.is_legal("d4") == ("d4" in map(str, game.legal_moves()))
+def test_pile_4_is_a_pile_of_five(engine):
+    discards = "".join(c for c in layout_cards({}) if c[0] != "A" and c not in ("Ks", "2s", "Qh"))
+    five = engine.Rules(piles=5)
+    game = engine.Game.from_str(f"Ac/Ad/AhQh/As/Ks2s - {discards} {five}")
+    assert [str(m) for m in game.legal_moves()] == ["d4"]
+    game.play("d4")
+    assert [str(m) for m in game.legal_moves()] == ["d4"]  # Ks is below As of pile 3
+    game.play("d4")
+    assert [str(m) for m in game.legal_moves()] == ["f2>4"]
+    game.play("f2>4")
+    assert [str(m) for m in game.legal_moves()] == ["d4"]  # Qh, now alone on pile 4, below Ah
+    game.play("d4")
+    assert game.is_won and game.score == 48 and game.piles[4] == ()
 
 
 def test_deck_from_seed_of_a_layout(engine):
