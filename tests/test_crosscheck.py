@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import load_engine, paths, pick, rule_options, rules_text, seeds, walk, wellformed_moves
+from helpers import (assert_same, load_engine, paths, play_in_lockstep, rule_options, rules_text, seeds, walk,
+                     wellformed_moves)
 
 
 @pytest.fixture(scope="module")
@@ -24,57 +25,11 @@ def ref():
     return load_engine("reference")
 
 
-def observe(game):
-    return {
-        "to_str": game.to_str(),
-        "str": str(game),
-        "legal": [str(m) for m in game.legal_moves()],
-        "score": game.score,
-        "is_over": game.is_over,
-        "is_won": game.is_won,
-        "history": [str(m) for m in game.history],
-    }
-
-
-def outcome(engine, game, text):
-    """What playing ``text`` on a copy of ``game`` does: ("ok", position) or (exception type, message)."""
-    trial = game.copy()
-    try:
-        trial.play(engine.Move.parse(text))
-    except Exception as e:  # noqa: BLE001 - the type is what is compared
-        return (type(e), str(e))
-    return ("ok", trial.to_str())
-
-
-def assert_same(a, b):
-    oa, ob = observe(a), observe(b)
-    for key in oa:
-        assert oa[key] == ob[key], f"{key} differs at {ob['to_str']}"
-
-
 @given(seed=seeds, options=rule_options, path=paths)
 def test_lockstep_from_seed(native, ref, seed, options, path):
     a = native.Game.from_seed(seed, native.Rules(**options))
     b = ref.Game.from_seed(seed, ref.Rules(**options))
-    for c in list(path.picks()) + [0]:
-        assert_same(a, b)
-        # Every well-formed move: the same verdict, the same exception type and message.
-        for text in sorted({str(m) for m in wellformed_moves(ref, b)}):
-            assert outcome(native, a, text) == outcome(ref, b, text), text
-        moves = b.legal_moves()
-        if not moves:
-            break
-        move = str(pick(moves, c))
-        a.play(move)
-        b.play(move)
-    assert_same(a, b)
-    # The strategy streams agree too.
-    bounds = (1, 2, 52, 2**63 + 1)
-    assert [a.randbelow(n) for n in bounds] == [b.randbelow(n) for n in bounds]
-    # And so does undo, all the way back.
-    while b.history:
-        assert str(a.undo()) == str(b.undo())
-        assert a.to_str() == b.to_str()
+    play_in_lockstep(native, a, ref, b, path, wellformed_moves)
 
 
 @given(seed=seeds, options=rule_options, path=paths)

@@ -250,7 +250,7 @@ def test_malformed_rules_text(engine, text, fragment):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "x", "d", "d4", "d-1", "d 1", "f2", "f2>", "f>0", "f2>4", "f4>0", "f2:-1>0", "f2:x>0", "f2>>0",
+    ["", "x", "d", "d5", "d-1", "d 1", "f2", "f2>", "f>0", "f2>5", "f5>0", "f2:-1>0", "f2:x>0", "f2>>0",
      "deal2", "deals", "dd1", "f2:>0", "2>0", "f2-0", "d1 d2"],
 )
 def test_malformed_move_text(engine, text, game):
@@ -269,10 +269,10 @@ def test_malformed_move_text(engine, text, game):
 @pytest.mark.parametrize(
     "build",
     [
-        lambda M: M.discard(4),
+        lambda M: M.discard(5),  # R6.3: piles 0-4 are well formed (pile 4 of a five-pile layout)
         lambda M: M.discard(-1),
-        lambda M: M.fill(4, 0),
-        lambda M: M.fill(0, 4),
+        lambda M: M.fill(5, 0),
+        lambda M: M.fill(0, 5),
         lambda M: M.fill(-1, 0),
         lambda M: M.fill(0, 1, index=-1),
         lambda M: M.fill(3, 3),

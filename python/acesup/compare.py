@@ -22,7 +22,7 @@ import numpy as np
 
 __all__ = ["Comparison", "Pair", "compare_in", "mcnemar_exact_p", "paired_diff_ci95", "mean_diff_ci95"]
 
-WIN = 48  # the score of a won game (RULES.md R4.2)
+STANDARD_WIN = 48  # the score of a won standard game (RULES.md R4.2)
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution, as Stats uses
 
 
@@ -94,7 +94,12 @@ class Comparison:
             if one.games != stats[names[0]].games:
                 raise ValueError(f"the Stats of {names[0]!r} and {name!r} count different numbers of games "
                                  f"({stats[names[0]].games} and {one.games}), so they are not the same games")
-        pairs = tuple(_pair(a, b, stats[a].scores, stats[b].scores)
+            if one.games and len(one.histogram) != len(stats[names[0]].histogram):
+                raise ValueError(f"the Stats of {names[0]!r} and {name!r} have different win scores "
+                                 f"({len(stats[names[0]].histogram) - 1} and {len(one.histogram) - 1}), "
+                                 f"so they are not the same games")
+        win_score = len(stats[names[0]].histogram) - 1
+        pairs = tuple(_pair(a, b, stats[a].scores, stats[b].scores, win_score)
                       for i, a in enumerate(names) for b in names[i + 1:])
         return cls(stats, pairs)
 
@@ -179,15 +184,15 @@ def paired_diff_ci95(b: int, c: int, n: int) -> tuple[float, float]:
     return (max(-1.0, centre - half), min(1.0, centre + half))
 
 
-def mean_diff_ci95(diffs: np.ndarray) -> tuple[float, float]:
+def mean_diff_ci95(diffs: np.ndarray, win_score: int = STANDARD_WIN) -> tuple[float, float]:
     """The 95% normal interval on the mean of the per-game score differences
     ``diffs``: mean ± z · s / √n, with s the sample standard deviation, from
     exact integer sums. Meant for the thousands of games a comparison needs (a
-    t quantile would widen it for a handful); ``(-48.0, 48.0)``, knowing nothing,
-    for fewer than two games."""
+    t quantile would widen it for a handful); ``(-win_score, win_score)`` (48 in
+    the standard game), knowing nothing, for fewer than two games."""
     n = len(diffs)
     if n < 2:
-        return (-float(WIN), float(WIN))
+        return (-float(win_score), float(win_score))
     total, squares = int(diffs.sum()), int((diffs * diffs).sum())
     variance = (n * squares - total * total) / (n * (n - 1))
     half = Z95 * math.sqrt(variance / n)
@@ -195,8 +200,8 @@ def mean_diff_ci95(diffs: np.ndarray) -> tuple[float, float]:
     return (mean - half, mean + half)
 
 
-def _pair(a: str, b: str, scores_a: np.ndarray, scores_b: np.ndarray) -> Pair:
-    won_a, won_b = scores_a == WIN, scores_b == WIN
+def _pair(a: str, b: str, scores_a: np.ndarray, scores_b: np.ndarray, win_score: int) -> Pair:
+    won_a, won_b = scores_a == win_score, scores_b == win_score
     b_count = int(np.count_nonzero(won_a & ~won_b))
     c_count = int(np.count_nonzero(won_b & ~won_a))
     n = len(scores_a)
@@ -207,7 +212,7 @@ def _pair(a: str, b: str, scores_a: np.ndarray, scores_b: np.ndarray) -> Pair:
         ci95=paired_diff_ci95(b_count, c_count, n),
         p_value=mcnemar_exact_p(b_count, c_count),
         mean_score_diff=int(diffs.sum()) / n if n else math.nan,
-        mean_score_ci95=mean_diff_ci95(diffs),
+        mean_score_ci95=mean_diff_ci95(diffs, win_score),
     )
 
 

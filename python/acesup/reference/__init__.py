@@ -10,7 +10,8 @@ from ..compare import Comparison, Pair, compare_in
 from .. import errors
 from ..errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
 from .cards import Card
-from .game import Game, Move
+from .game import Game
+from .moves import Move
 from .rng import Rng, deck_from_seed, game_seed
 from .rules import Rules
 from .simulate import simulate

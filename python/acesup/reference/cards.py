@@ -1,19 +1,15 @@
-"""Cards and decks (RULES.md R1.1, R1.3, R6.1, R6.2).
-
-This is the bottom of the package's import graph, so the one argument checker
-that every module shares, ``int_arg``, lives here too.
-"""
+"""Cards and decks (RULES.md R1.1, R1.3, R6.1, R6.2)."""
 
 from __future__ import annotations
 
-import functools
-import operator
 import re
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 
+from ..arguments import int_arg
 from ..errors import CardError, DeckError
+from ..values import Ordered
 
-__all__ = ["Card", "Frozen", "Ordered", "int_arg", "parse_cards", "deck_cards", "card_set_problem", "SUIT_NAMES"]
+__all__ = ["Card", "parse_cards", "deck_cards", "card_set_problem", "SUIT_NAMES", "RANKS", "SUITS", "ALL_CARDS"]
 
 RANKS = "23456789TJQKA"  # rank numbers 2..14, in this order
 SUITS = "cdhs"  # suit numbers 0..3 (R1.1)
@@ -29,78 +25,6 @@ _RANK_OF_TEXT = {**{r: RANKS.index(r) + 2 for r in RANKS},
 _SUIT_OF_TEXT = {**{s: s for s in SUITS}, **{s.upper(): s for s in SUITS},
                  **{sym: s for s, sym in SUIT_SYMBOLS.items()},
                  "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
-
-U64 = 2**64
-
-
-def int_arg(value: object, name: str, low: int = 0, high: int | None = None,
-            error: type[Exception] = ValueError) -> int:
-    """``value`` as a Python int with ``low <= value < high`` (no upper bound when
-    ``high`` is None).
-
-    Anything with ``__index__`` counts as an int (numpy integers included), except
-    a bool: ``True`` is never a pile, a seed or a count. Raises ``TypeError`` for a
-    bool or a non-integer and ``error`` (``ValueError`` by default) when out of
-    range, both worded ``<name> must be <requirement>, got <type or value>``.
-    """
-    if type(value) is not int:
-        if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-            raise TypeError(f"{name} must be {_requirement(low, high)}, got {type(value).__name__}")
-        value = operator.index(value)
-    if value < low or (high is not None and value >= high):
-        raise error(f"{name} must be {_requirement(low, high)}, got {value}")
-    return value
-
-
-def _requirement(low: int, high: int | None) -> str:
-    if high is None:
-        return {0: "a non-negative int", 1: "a positive int"}.get(low, f"an int >= {low}")
-    if high == U64:
-        return f"an int in [{low}, 2**64)"
-    return f"an int from {low} to {high - 1}"
-
-
-class Frozen:
-    """Base of the immutable value types. Each keeps in its ``_key`` slot the
-    value that ``==``, ``hash`` (and, where defined, ordering) go by. Constructors
-    set the slots with ``object.__setattr__``; nothing can change them afterwards,
-    so a copy is the object itself."""
-
-    __slots__ = ()
-    _key: object
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is type(self):
-            return self._key == other._key
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._key)
-
-    def __copy__(self) -> Frozen:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> Frozen:
-        return self
-
-
-@functools.total_ordering
-class Ordered(Frozen):
-    """A Frozen value that also sorts by its ``_key``, among values of its type."""
-
-    __slots__ = ()
-
-    def __lt__(self, other: object) -> bool:
-        if type(other) is type(self):
-            return self._key < other._key
-        return NotImplemented
-
 
 class Card(Ordered):
     """A playing card (R1.1), an immutable value.
@@ -176,36 +100,42 @@ def parse_cards(text: str) -> list[Card]:
     return [Card(word) for word in re.split(r"[\s,]+", text) if word]
 
 
-def card_set_problem(cards: list[Card], what: str) -> str | None:
-    """Why ``cards`` are not the 52 distinct cards, or None when they are.
+def card_set_problem(cards: list[Card], deck: Sequence[Card], what: str) -> str | None:
+    """Why ``cards`` are not the cards of ``deck`` (a layout's deck, RULES.md R1.4),
+    each once, or None when they are.
 
-    The message, whose subject is ``what`` (e.g. ``"the deck"``), names the
-    number of cards when it is not 52, the first card found twice, and else the
-    missing cards (up to four by name).
+    The message, whose subject is ``what`` (e.g. ``"the deck"``), names the first
+    card that is not in ``deck`` (a stray card), else the number of cards when it
+    is not ``len(deck)``, the first card found twice, and else the missing cards
+    (up to four by name).
     """
+    layout = set(deck)
+    stray = next((card for card in cards if card not in layout), None)
+    if stray is not None:
+        return f"{what} holds {stray}, which is not one of the {len(deck)} cards of these rules' deck"
     seen: set[Card] = set()
     duplicate = None
     for card in cards:
         if card in seen and duplicate is None:
             duplicate = card
         seen.add(card)
-    if duplicate is None and len(cards) == 52:
+    if duplicate is None and len(cards) == len(deck):
         return None
-    missing = [card for card in ALL_CARDS if card not in seen]
+    missing = [card for card in deck if card not in seen]
     named = " ".join(map(str, missing)) if len(missing) <= 4 else f"{len(missing)} cards"
-    if len(cards) != 52:
+    if len(cards) != len(deck):
         detail = f"{duplicate} twice" if duplicate else f"missing {named}"
-        return f"{what} holds {len(cards)} cards, not 52 ({detail})"
+        return f"{what} holds {len(cards)} cards, not {len(deck)} ({detail})"
     return f"{what} holds {duplicate} twice and lacks {named}"
 
 
-def deck_cards(deck: str | Iterable[Card | str]) -> list[Card]:
+def deck_cards(deck: str | Iterable[Card | str], layout: Sequence[Card]) -> list[Card]:
     """A deck (R1.3) given as R6.2 text or as a sequence of ``Card`` or card texts,
-    as a list of the 52 cards in deal order.
+    as a list of the cards of ``layout`` (a rules' deck) in deal order.
 
-    Raises ``CardError`` for a bad card text, ``DeckError`` unless the cards are the
-    52 distinct cards, and ``TypeError`` for an unordered collection (a set or a
-    mapping), a non-iterable, or an item that is neither a Card nor a str.
+    Raises ``CardError`` for a bad card text, ``DeckError`` unless the cards are
+    those of ``layout``, each once, and ``TypeError`` for an unordered collection
+    (a set or a mapping), a non-iterable, or an item that is neither a Card nor a str.
     """
     if isinstance(deck, str):
         cards = parse_cards(deck)
@@ -219,7 +149,7 @@ def deck_cards(deck: str | Iterable[Card | str]) -> list[Card]:
             elif not isinstance(item, Card):
                 raise TypeError(f"deck[{position}] must be a Card or a card text, got {type(item).__name__}")
             cards.append(item)
-    problem = card_set_problem(cards, "the deck")
+    problem = card_set_problem(cards, layout, "the deck")
     if problem:
         raise DeckError(problem)
     return cards

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from .cards import ALL_CARDS, U64, Card, int_arg
+from ..arguments import U64, int_arg, rules_arg
+from .cards import Card
+from .rules import Rules
 
-__all__ = ["Rng", "game_seed", "deck_from_seed", "shuffle", "shuffled_deck"]
+__all__ = ["Rng", "game_seed", "deck_from_seed", "deck_from_rng", "shuffle"]
 
 T = TypeVar("T")
 
@@ -105,15 +107,19 @@ def shuffle(items: list[T], below: Callable[[int], int]) -> list[T]:
     return items
 
 
-def shuffled_deck(rng: Rng) -> list[Card]:
-    """The 52 cards in index order, shuffled with ``rng.below`` (51 calls,
-    RNG.md). Advances ``rng``."""
-    return shuffle(list(ALL_CARDS), rng.below)
+def deck_from_rng(rng: Rng, rules: Rules) -> list[Card]:
+    """The layout's deck (``rules.deck()``, in index order) shuffled with
+    ``rng.below``: D - 1 calls, 51 for the standard deck (RNG.md). Advances ``rng``."""
+    return shuffle(list(rules.deck()), rng.below)
 
 
-def deck_from_seed(seed: int) -> list[Card]:
-    """The deck that ``Game.from_seed(seed)`` deals, in deal order.
+def deck_from_seed(seed: int, rules: Rules | None = None) -> list[Card]:
+    """The deck that ``Game.from_seed(seed, rules)`` deals, in deal order: the
+    layout's deck shuffled with ``Rng(seed)``. Only the layout options (suits,
+    ranks, ace_high) change it, and the standard deck is shuffled as it always was.
 
-    ``ValueError`` unless seed is an int in [0, 2**64), ``TypeError`` for a non-int.
+    ``ValueError`` unless seed is an int in [0, 2**64); ``TypeError`` for a non-int
+    seed or rules that are not a Rules or None.
     """
-    return shuffled_deck(Rng(seed))
+    rng = Rng(seed)
+    return deck_from_rng(rng, rules_arg(rules, Rules))

@@ -1,41 +1,49 @@
-"""The rules of RULES.md: the ``Rules`` options (R5, R6.4) and every rule that
-decides what may be played (R1.2, R2, R3, R7).
+"""The rules of RULES.md: the ``Rules`` options (R1.4, R5, R6.4) and every rule
+that decides what may be played (R1.2, R2, R3, R4, R7), each stated once.
 
-The rule functions read a position as ``piles`` (four sequences of ``Card``,
-bottom to top) and ``stock_size`` (the number of cards not yet dealt; only the
-count matters to the rules). ``Game`` holds the position and asks these
-functions; it decides nothing itself.
+The rule functions take a position first: anything with ``rules`` (a Rules),
+``piles`` (``rules.piles`` sequences of ``Card``, bottom to top) and ``stock``
+(the cards not yet dealt; only their number matters to the rules). That is a
+``Position``; ``Game`` holds one and asks these functions, deciding nothing itself.
+The native engine has the same functions, with the same names, in
+``crates/acesup/src/rules.rs``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import RulesError
-from . import game as _game  # Move; imported as a module because game.py imports this one
-from .cards import ACE, KING, SUIT_NAMES, Card, Frozen
+from ..values import Frozen
+from .cards import ACE, ALL_CARDS, KING, SUIT_NAMES, SUITS, Card
+from .moves import Move
 
 __all__ = [
-    "Rules", "rules_or_standard",
-    "top_rank", "strength",
-    "can_discard", "fill_indices", "can_fill", "blocking_fill", "can_deal",
-    "legal_fills", "legal_moves", "is_legal", "illegal_reason",
+    "Rules", "Tableau",
+    "is_top_rank", "strength",
+    "can_discard", "discard_mask", "fill_choices", "can_fill", "blocking_fill", "can_deal",
+    "deal_targets", "legal_moves", "illegal_reason", "is_over", "is_won",
 ]
-
-Piles = Sequence[Sequence[Card]]
 
 # --- the options (R5) -----------------------------------------------------------
 
 FILLS = ("top", "ace", "any")
-DEALS = ("free", "stuck")
-_OPTIONS = ("fill", "deal", "relocate_single", "ace_high")
-_DEFAULTS = {"fill": "top", "deal": "free", "relocate_single": False, "ace_high": True}
+DEALS = ("free", "stuck", "any")
+DEAL_TOS = ("all", "empty")
+_DEFAULTS: dict[str, Any] = {"fill": "top", "deal": "free", "relocate_single": False, "ace_high": True,
+                             "piles": 4, "suits": 4, "ranks": 13, "deal_to": "all"}
+_OPTIONS = tuple(_DEFAULTS)  # in R6.4 order
+_CLASSIC = _OPTIONS[:4]  # always written in the text form (R6.4)
+_CHOICES = {"fill": FILLS, "deal": DEALS, "deal_to": DEAL_TOS}
+_INTS = {"piles": (4, 5), "suits": (1, 4), "ranks": (2, 13)}  # inclusive ranges (R1.4)
 _PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "strict": {"fill": "ace"},
     "easy": {"fill": "any"},
     "reverse": {"ace_high": False},
+    "aces_up_5": {"piles": 5},
+    "russian_aces": {"deal_to": "empty"},
 }
 _BOOL_TEXT = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
@@ -44,34 +52,59 @@ def _one_of(values: Iterable[str]) -> str:
     return ", ".join(repr(value) for value in values)
 
 
+def _check_option(name: str, value: object) -> None:
+    """``RulesError`` naming the option, the value and what it may be, unless
+    ``value`` is allowed for option ``name``."""
+    if name in _CHOICES:
+        if not isinstance(value, str) or value not in _CHOICES[name]:
+            raise RulesError(f"{name} must be one of {_one_of(_CHOICES[name])}, got {value!r}")
+    elif name in _INTS:
+        low, high = _INTS[name]
+        if type(value) is not int or not low <= value <= high:
+            allowed = f"{low} or {high}" if high == low + 1 else f"an int from {low} to {high}"
+            raise RulesError(f"{name} must be {allowed}, got {value!r}")
+    elif not isinstance(value, bool):
+        raise RulesError(f"{name} must be True or False, got {value!r}")
+
+
 class Rules(Frozen):
-    """The rule options of R5, an immutable value.
+    """The rule options of R5, an immutable value, with the layout they give (R1.4).
 
     Raises ``RulesError`` naming the option, the value and the allowed values for
-    a bad value (including a non-bool for ``relocate_single`` or ``ace_high``), and
-    ``TypeError`` for an unknown keyword.
+    a bad value (a non-bool for ``relocate_single`` or ``ace_high``, anything but
+    an int for ``piles``, ``suits`` and ``ranks``), ``RulesError`` naming both
+    numbers for a layout with fewer cards than piles, and ``TypeError`` for an
+    unknown keyword.
     """
 
-    __slots__ = (*_OPTIONS, "_key")
-    _key: tuple[str, str, bool, bool]
+    __slots__ = (*_OPTIONS, "_key", "_deck")
+    _key: tuple[Any, ...]
+    _deck: tuple[Card, ...]  # the layout's cards, in index order
 
     fill: str
     deal: str
     relocate_single: bool
     ace_high: bool
+    piles: int
+    suits: int
+    ranks: int
+    deal_to: str
 
-    def __init__(self, *, fill: str = "top", deal: str = "free",
-                 relocate_single: bool = False, ace_high: bool = True) -> None:
-        if not isinstance(fill, str) or fill not in FILLS:
-            raise RulesError(f"fill must be one of {_one_of(FILLS)}, got {fill!r}")
-        if not isinstance(deal, str) or deal not in DEALS:
-            raise RulesError(f"deal must be one of {_one_of(DEALS)}, got {deal!r}")
-        for name, value in (("relocate_single", relocate_single), ("ace_high", ace_high)):
-            if not isinstance(value, bool):
-                raise RulesError(f"{name} must be True or False, got {value!r}")
-        values = (fill, deal, relocate_single, ace_high)
+    def __init__(self, *, fill: str = "top", deal: str = "free", relocate_single: bool = False,
+                 ace_high: bool = True, piles: int = 4, suits: int = 4, ranks: int = 13,
+                 deal_to: str = "all") -> None:
+        values = (fill, deal, relocate_single, ace_high, piles, suits, ranks, deal_to)
+        for name, value in zip(_OPTIONS, values):
+            _check_option(name, value)
+        if suits * ranks < piles:
+            raise RulesError(f"a deck of {suits} suits x {ranks} ranks holds {suits * ranks} cards, "
+                             f"fewer than the {piles} piles that each need a first card (RULES.md R1.4)")
         for name, value in (*zip(_OPTIONS, values), ("_key", values)):
             object.__setattr__(self, name, value)
+        top = _top_strength(ace_high)
+        object.__setattr__(self, "_deck", tuple(
+            card for card in ALL_CARDS
+            if SUITS.index(card.suit) < suits and strength(card, self) > top - ranks))
 
     @classmethod
     def standard(cls) -> Rules:
@@ -94,6 +127,17 @@ class Rules(Frozen):
         return cls(ace_high=False)
 
     @classmethod
+    def aces_up_5(cls) -> Rules:
+        """``piles=5``: PySolFC's "Aces Up 5", five piles, won with 48 cards discarded."""
+        return cls(piles=5)
+
+    @classmethod
+    def russian_aces(cls) -> Rules:
+        """``deal_to="empty"``: PySolFC's "Russian Aces", a deal fills only the empty
+        piles when there are any (R2.3)."""
+        return cls(deal_to="empty")
+
+    @classmethod
     def preset(cls, name: str) -> Rules:
         """The preset of this name (R5), ignoring surrounding white space and case.
 
@@ -113,9 +157,10 @@ class Rules(Frozen):
 
         White space around items, names and values and the case of letters are
         ignored; options not given keep the preset's (or the default) value, and
-        the empty text is ``Rules()``. ``RulesError`` for an unknown preset or
-        option, an option given twice, an empty item, a preset that is not first,
-        or a bad value; ``TypeError`` for a non-string.
+        the empty text is ``Rules()``. The integer options take decimal digits.
+        ``RulesError`` for an unknown preset or option, an option given twice, an
+        empty item, a preset that is not first, or a bad value; ``TypeError`` for
+        a non-string.
         """
         if not isinstance(text, str):
             raise TypeError(f"Rules.parse() takes a str, got {type(text).__name__}")
@@ -137,16 +182,11 @@ class Rules(Frozen):
             if name in given:
                 raise RulesError(f"option {name!r} is given twice in {text!r}")
             given.add(name)
-            if isinstance(_DEFAULTS[name], bool):
-                if value not in _BOOL_TEXT:
-                    raise RulesError(f"{name} must be one of {_one_of(_BOOL_TEXT)}, got {value!r}")
-                options[name] = _BOOL_TEXT[value]
-            else:
-                options[name] = value
+            options[name] = _option_from_text(name, value)
         return cls(**options)
 
     def as_dict(self) -> dict[str, Any]:
-        """The four options by name, in R6.4 order."""
+        """The eight options by name, in R6.4 order."""
         return dict(zip(_OPTIONS, self._key))
 
     def replace(self, **options: Any) -> Rules:
@@ -157,8 +197,22 @@ class Rules(Frozen):
                 raise TypeError(f"Rules.replace() got an unexpected keyword argument {name!r}")
         return type(self)(**{**self.as_dict(), **options})
 
+    def deck_size(self) -> int:
+        """D, the number of cards of the layout: suits x ranks (R1.4)."""
+        return self.suits * self.ranks
+
+    def win_score(self) -> int:
+        """The score of a won game, D - S: every card but the top-rank card of each
+        suit discarded (R4.2). 48 in the standard game."""
+        return self.suits * self.ranks - self.suits
+
+    def deck(self) -> tuple[Card, ...]:
+        """The cards of the layout's deck (R1.4), in index order."""
+        return self._deck
+
     def __str__(self) -> str:
-        return ",".join(f"{name}={str(value).lower()}" for name, value in self.as_dict().items())
+        return ",".join(f"{name}={str(value).lower()}" for name, value in self.as_dict().items()
+                        if name in _CLASSIC or value != _DEFAULTS[name])
 
     def __repr__(self) -> str:
         changed = (f"{name}={value!r}" for name, value in self.as_dict().items()
@@ -169,23 +223,30 @@ class Rules(Frozen):
         return Rules.parse, (str(self),)
 
 
-def rules_or_standard(rules: Rules | None) -> Rules:
-    """``rules``, or ``Rules.standard()`` for None; ``TypeError`` for anything else."""
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        hint = " (use Rules.parse() for a text)" if isinstance(rules, str) else ""
-        raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__}{hint}")
-    return rules
+def _option_from_text(name: str, value: str) -> Any:
+    """The value of option ``name`` written as ``value`` in R6.4 text (already
+    stripped and lower-cased); the constructor checks it further."""
+    if isinstance(_DEFAULTS[name], bool):
+        if value not in _BOOL_TEXT:
+            raise RulesError(f"{name} must be one of {_one_of(_BOOL_TEXT)}, got {value!r}")
+        return _BOOL_TEXT[value]
+    if name in _INTS:
+        # ASCII digits only (int() accepts more than R6.4 does), and a number that
+        # fits in 64 bits, as the native engine reads it; leading zeros are fine.
+        if not (value.isascii() and value.isdigit() and len(value.lstrip("0")) <= 19
+                and int(value) < 2**63):
+            low, high = _INTS[name]
+            allowed = f"{low} or {high}" if high == low + 1 else f"an int from {low} to {high}"
+            raise RulesError(f"{name} must be {allowed}, got {value!r}")
+        return int(value)
+    return value
 
 
 # --- R1.2 rank order ---------------------------------------------------------------
 
 
-def top_rank(rules: Rules) -> int:
-    """The rank number of the highest rank in force: the ace, or the king when
-    ``ace_high=False`` (R1.2)."""
-    return ACE if rules.ace_high else KING
+def _top_strength(ace_high: bool) -> int:
+    return ACE if ace_high else KING
 
 
 def strength(card: Card, rules: Rules) -> int:
@@ -197,13 +258,28 @@ def strength(card: Card, rules: Rules) -> int:
     return card.rank
 
 
+def is_top_rank(card: Card, rules: Rules) -> bool:
+    """Whether the card is of the top rank (R1.2): an ace, or a king when
+    ``ace_high=False``. Top-rank cards are never discarded."""
+    return strength(card, rules) == _top_strength(rules.ace_high)
+
+
 # --- R2 moves ---------------------------------------------------------------------
 
 
-def can_discard(rules: Rules, piles: Piles, p: int) -> bool:
+class Tableau(Protocol):
+    """What the rule functions read of a position (``Position`` is one)."""
+
+    rules: Rules
+    piles: Sequence[Sequence[Card]]
+    stock: Sequence[Card]
+
+
+def can_discard(pos: Tableau, p: int) -> bool:
     """R2.1: pile p is not empty and its top card has the same suit as the top
     card of another pile and ranks lower."""
-    if not piles[p]:
+    piles, rules = pos.piles, pos.rules
+    if not 0 <= p < rules.piles or not piles[p]:
         return False
     card = piles[p][-1]
     for q, other in enumerate(piles):
@@ -212,92 +288,131 @@ def can_discard(rules: Rules, piles: Piles, p: int) -> bool:
     return False
 
 
-def fill_indices(rules: Rules, source: Sequence[Card], stock_size: int) -> range:
-    """R2.2 conditions 2 and 3, who may fill an empty pile: the indices (counted
-    from the top, 0 = top card) of the cards of pile ``source`` that may move
-    alone onto an empty pile. Empty when none may."""
+def discard_mask(pos: Tableau) -> int:
+    """The piles that may be discarded (R2.1): bit p set when pile p may."""
+    return sum(1 << p for p in range(pos.rules.piles) if can_discard(pos, p))
+
+
+def fill_choices(pos: Tableau, src: int) -> int:
+    """R2.2 conditions 2 and 3, who may fill an empty pile: how many cards of
+    pile ``src``, counted from the top, may move alone onto an empty pile (the
+    cards at indices 0 to the result - 1). 0 when none may."""
+    rules, source = pos.rules, pos.piles[src]
     # Condition 2: two or more cards, or a lone card that relocate_single lets
     # move while the stock lasts (once it is empty, moving it changes nothing).
-    if not (len(source) >= 2 or (len(source) == 1 and rules.relocate_single and stock_size > 0)):
-        return range(0)
+    if not (len(source) >= 2 or (len(source) == 1 and rules.relocate_single and pos.stock)):
+        return 0
     # Condition 3: the fill option.
     if rules.fill == "any":
-        return range(len(source))
-    if rules.fill == "ace" and source[-1].rank != top_rank(rules):
-        return range(0)
-    return range(1)
+        return len(source)
+    if rules.fill == "ace" and not is_top_rank(source[-1], rules):
+        return 0
+    return 1
 
 
-def can_fill(rules: Rules, piles: Piles, stock_size: int, src: int, dst: int, index: int) -> bool:
-    """R2.2: pile dst is empty, src != dst, and the card at ``index`` of pile src
-    (from the top) may fill it."""
-    return not piles[dst] and src != dst and index in fill_indices(rules, piles[src], stock_size)
+def can_fill(pos: Tableau, src: int, dst: int, index: int) -> bool:
+    """R2.2: piles src and dst exist, pile dst is empty, src != dst, and the card
+    at ``index`` of pile src (from the top) may fill it."""
+    count = pos.rules.piles
+    return (0 <= src < count and 0 <= dst < count and src != dst and not pos.piles[dst]
+            and 0 <= index < fill_choices(pos, src))
 
 
-def legal_fills(rules: Rules, piles: Piles, stock_size: int) -> list[_game.Move]:
+def _fills(pos: Tableau) -> list[Move]:
     """The legal fills in R3 order: by source pile, then destination pile, then
     index (top card first)."""
-    Move = _game.Move
-    fills: list[_game.Move] = []
-    for src, source in enumerate(piles):
-        indices = fill_indices(rules, source, stock_size)
-        if indices:
+    piles = pos.piles
+    fills: list[Move] = []
+    for src in range(pos.rules.piles):
+        choices = fill_choices(pos, src)
+        if choices:
             for dst, target in enumerate(piles):
                 if not target and dst != src:
-                    fills.extend(Move.fill(src, dst, index) for index in indices)
+                    fills.extend(Move.fill(src, dst, index) for index in range(choices))
     return fills
 
 
-def blocking_fill(rules: Rules, piles: Piles, stock_size: int) -> _game.Move | None:
+def blocking_fill(pos: Tableau) -> Move | None:
     """The first legal fill in R3 order from a pile of two or more cards, which
     holds back a deal under ``deal="stuck"`` (R2.3); None if there is none."""
-    return next((move for move in legal_fills(rules, piles, stock_size) if len(piles[move.src]) >= 2),
-                None)
+    return next((move for move in _fills(pos) if len(pos.piles[move.src]) >= 2), None)
 
 
-def can_deal(rules: Rules, piles: Piles, stock_size: int) -> bool:
-    """R2.3: the stock is not empty, no discard is legal (discards are compulsory)
-    and, under ``deal="stuck"``, no fill from a pile of two or more cards is legal."""
-    if stock_size == 0 or any(can_discard(rules, piles, p) for p in range(4)):
+def can_deal(pos: Tableau) -> bool:
+    """R2.3: the stock is not empty and, unless ``deal="any"``, no discard is legal
+    (discards are compulsory) and, under ``deal="stuck"``, no fill from a pile of
+    two or more cards is legal."""
+    deal = pos.rules.deal
+    if not pos.stock:
         return False
-    return rules.deal == "free" or blocking_fill(rules, piles, stock_size) is None
+    if deal == "any":
+        return True
+    if discard_mask(pos):
+        return False
+    return deal == "free" or blocking_fill(pos) is None
 
 
-# --- R3 legal moves -------------------------------------------------------------------
+def deal_targets(pos: Tableau) -> int:
+    """The piles the next deal puts a card on (R2.3), as a bit mask: every pile,
+    or under ``deal_to="empty"`` only the empty piles when there are any, the
+    first ones in pile order while the stock lasts. 0 when the stock is empty."""
+    piles = pos.piles
+    receiving = list(range(pos.rules.piles))
+    if pos.rules.deal_to == "empty" and any(not pile for pile in piles):
+        receiving = [p for p in receiving if not piles[p]]
+    return sum(1 << p for p in receiving[:len(pos.stock)])
 
 
-def legal_moves(rules: Rules, piles: Piles, stock_size: int) -> list[_game.Move]:
-    """Every legal move, once each, in R3 order: discards by pile, then fills
-    (``legal_fills``), then the deal."""
-    Move = _game.Move
-    moves = [Move.discard(p) for p in range(4) if can_discard(rules, piles, p)]
-    moves += legal_fills(rules, piles, stock_size)
-    if can_deal(rules, piles, stock_size):
+# --- R3 legal moves, R4 the end -------------------------------------------------------
+
+
+def legal_moves(pos: Tableau) -> list[Move]:
+    """Every legal move, once each, in R3 order: discards by pile, then fills by
+    source, destination and index, then the deal."""
+    moves = [Move.discard(p) for p in range(pos.rules.piles) if can_discard(pos, p)]
+    moves += _fills(pos)
+    if can_deal(pos):
         moves.append(Move.deal())
     return moves
 
 
-def is_legal(rules: Rules, piles: Piles, stock_size: int, move: _game.Move) -> bool:
-    """Whether ``move`` is legal in this position (R2)."""
-    if move.kind == "discard":
-        return can_discard(rules, piles, move.pile)
-    if move.kind == "fill":
-        return can_fill(rules, piles, stock_size, move.src, move.dst, move.index)
-    return can_deal(rules, piles, stock_size)
+def is_over(pos: Tableau) -> bool:
+    """R4.1: no move is legal."""
+    return not legal_moves(pos)
+
+
+def is_won(pos: Tableau) -> bool:
+    """R4.2: over with D - S cards discarded, so that only the S top-rank cards are
+    left, each alone in its pile."""
+    left = sum(len(pile) for pile in pos.piles) + len(pos.stock)
+    return left == pos.rules.suits and is_over(pos)
 
 
 # --- R7 why a move is illegal --------------------------------------------------------
 
 
-def illegal_reason(rules: Rules, piles: Piles, stock_size: int, move: _game.Move) -> str | None:
+def _is_legal(pos: Tableau, move: Move) -> bool:
+    if move.kind == "discard":
+        return can_discard(pos, move.pile)
+    if move.kind == "fill":
+        return can_fill(pos, move.src, move.dst, move.index)
+    return can_deal(pos)
+
+
+def illegal_reason(pos: Tableau, move: Move) -> str | None:
     """The R7 message saying why ``move`` is illegal, or None when it is legal.
 
     The reasons are tried in R7 order and the first that applies is returned.
     R7 lists every way each kind of move can fail R2, so for an illegal move the
     last reason of its kind applies when no earlier one does.
     """
-    if is_legal(rules, piles, stock_size, move):
+    if _is_legal(pos, move):
         return None
+    rules, piles = pos.rules, pos.piles
+    named = (move.pile,) if move.kind == "discard" else (move.src, move.dst) if move.kind == "fill" else ()
+    missing = next((p for p in named if p >= rules.piles), None)
+    if missing is not None:
+        return f"there is no pile {missing}: these rules have {rules.piles} piles"
     if move.kind == "discard":
         p = move.pile
         if not piles[p]:
@@ -318,14 +433,14 @@ def illegal_reason(rules: Rules, piles: Piles, stock_size: int, move: _game.Move
             return f"cannot fill pile {dst} with a buried card: fill='{rules.fill}' moves only the top card"
         if len(source) == 1 and not rules.relocate_single:
             return f"cannot fill pile {dst} from pile {src}: its only card may not move"
-        if len(source) == 1 and stock_size == 0:
+        if len(source) == 1 and not pos.stock:
             return f"cannot fill pile {dst} from pile {src}: its only card may not move once the stock is empty"
-        top_name = "an ace" if top_rank(rules) == ACE else "a king"
+        top_name = "an ace" if rules.ace_high else "a king"
         return (f"cannot fill pile {dst} with {source[-1 - index]}: "
                 f"fill='ace' lets only {top_name} fill an empty pile")
-    if stock_size == 0:
+    if not pos.stock:
         return "cannot deal: the stock is empty"
-    first_discard = next((p for p in range(4) if can_discard(rules, piles, p)), None)
-    if first_discard is not None:
-        return f"cannot deal: pile {first_discard} must be discarded first"
-    return f"cannot deal: deal='stuck' and a fill is still possible ({blocking_fill(rules, piles, stock_size)})"
+    mask = discard_mask(pos)
+    if mask:
+        return f"cannot deal: pile {(mask & -mask).bit_length() - 1} must be discarded first"
+    return f"cannot deal: deal='stuck' and a fill is still possible ({blocking_fill(pos)})"

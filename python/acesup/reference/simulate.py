@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .cards import U64, int_arg
+from ..arguments import U64, int_arg, rules_arg
 from .game import Game
 from .rng import game_seed
-from .rules import Rules, rules_or_standard
-from .stats import SCORES, Stats
+from .rules import Rules
+from .stats import Stats
 from .strategies import Strategy, resolve
 
 __all__ = ["simulate"]
@@ -32,7 +32,7 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
     """
     games = int_arg(games, "games")
     player = resolve(strategy)
-    rules = rules_or_standard(rules)
+    rules = rules_arg(rules, Rules)
     seed = int_arg(seed, "seed", 0, U64)
     if threads is not None:
         int_arg(threads, "threads", 1)
@@ -41,7 +41,7 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
         raise TypeError(f"scores must be True or False, got {type(scores).__name__}")
     if start + games > U64:
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
-    histogram = [0] * SCORES
+    histogram = [0] * (rules.win_score() + 1)
     played = bytearray()
     for index in range(start, start + games):
         game = Game.from_seed(game_seed(seed, index), rules)

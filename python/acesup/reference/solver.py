@@ -15,10 +15,12 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 
-from .cards import U64, Frozen, int_arg
-from .game import Game, Move, _as_move
+from ..arguments import U64, int_arg, rules_arg
+from ..values import Frozen
+from .game import Game
+from .moves import Move, as_move
 from .rng import game_seed
-from .rules import Rules, rules_or_standard
+from .rules import Rules
 from .stats import _wilson
 
 __all__ = ["Solution", "Solvability", "solve", "solvability"]
@@ -49,7 +51,7 @@ class Solution(Frozen):
             raise TypeError(f"winnable must be True, False or None, got {winnable!r}")
         if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
             raise TypeError(f"moves must be a sequence of Move, got {type(moves).__name__}")
-        line = tuple(_as_move(move, "Solution()") for move in moves)
+        line = tuple(as_move(move, "Solution()") for move in moves)
         if line and winnable is not True:
             raise ValueError(f"a solution with winnable={winnable!r} has no moves, got {len(line)}")
         nodes = int_arg(nodes, "nodes")
@@ -215,7 +217,7 @@ def solvability(games: int, rules: Rules | None = None, seed: int = 0, *, thread
     of the wrong type (bools are not ints).
     """
     games = int_arg(games, "games")
-    rules = rules_or_standard(rules)
+    rules = rules_arg(rules, Rules)
     seed = int_arg(seed, "seed", 0, U64)
     if threads is not None:
         int_arg(threads, "threads", 1)

@@ -9,11 +9,16 @@ from typing import Any
 import numpy as np
 
 from ..display import stats_html
-from .cards import Frozen, int_arg
+from ..arguments import int_arg
+from ..values import Frozen
 
 __all__ = ["Stats"]
 
-SCORES = 49  # a game ends with 0 to 48 cards discarded
+# The histogram lengths of the layouts (RULES.md R1.4): win_score + 1, the win score
+# being S * (R - 1) for S suits and R ranks with S * R >= 4 (the fewest piles).
+LENGTHS = frozenset(suits * (ranks - 1) + 1 for suits in range(1, 5) for ranks in range(2, 14)
+                    if suits * ranks >= 4)
+SCORES = 49  # the standard game ends with 0 to 48 cards discarded
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 
@@ -21,8 +26,10 @@ class Stats(Frozen):
     """How many games ended with each score, with the figures derived from it,
     and optionally each game's score.
 
-    ``Stats(histogram, scores=None)``: ``histogram`` is 49 non-negative ints, the
-    number of games that ended with score 0, 1, ..., 48; ``scores``, when given,
+    ``Stats(histogram, scores=None)``: ``histogram`` is ``win_score + 1``
+    non-negative ints (49 for the standard game), the number of games that ended
+    with score 0, 1, ..., win_score, its length one that a layout of RULES.md R1.4
+    gives; the last count is the wins. ``scores``, when given,
     is the score of every game in game-index order, as bytes (or any flat buffer
     of unsigned bytes, such as a bytearray or a NumPy uint8 array), and must
     agree with the histogram. ``ValueError`` for a wrong length, a negative count
@@ -30,7 +37,8 @@ class Stats(Frozen):
     not an int (bools included), a histogram that is not iterable or scores that
     are not unsigned bytes. Stats add up (``a + b``, ``sum(shards,
     Stats.empty())``; ``sum(shards)`` works too), scores included when every
-    shard that has games has them.
+    shard that has games has them; adding Stats of two lengths raises
+    ``ValueError`` unless one of them has no games.
     """
 
     __slots__ = ("histogram", "games", "wins", "losses", "win_rate", "ci95", "mean_score", "scores",
@@ -38,7 +46,7 @@ class Stats(Frozen):
 
     histogram: tuple[int, ...]
     games: int
-    wins: int  # games won: those that ended with 48 cards discarded
+    wins: int  # games won: those that ended with the win score
     losses: int
     win_rate: float  # nan when games == 0
     ci95: tuple[float, float]  # Wilson 95% interval on win_rate; (0.0, 1.0) when games == 0
@@ -50,8 +58,9 @@ class Stats(Frozen):
         if isinstance(histogram, (str, bytes)) or not isinstance(histogram, Iterable):
             raise TypeError(f"histogram must be a sequence of {SCORES} ints, got {type(histogram).__name__}")
         counts = tuple(int_arg(count, f"histogram[{score}]") for score, count in enumerate(histogram))
-        if len(counts) != SCORES:
-            raise ValueError(f"histogram must hold {SCORES} counts (scores 0 to 48), got {len(counts)}")
+        if len(counts) not in LENGTHS:
+            raise ValueError(f"histogram must hold win_score + 1 counts ({SCORES} for the standard game, "
+                             f"scores 0 to 48), got {len(counts)}, which no layout gives")
         games, wins = sum(counts), counts[-1]
         if games:
             win_rate = wins / games
@@ -68,7 +77,7 @@ class Stats(Frozen):
 
     @classmethod
     def empty(cls) -> Stats:
-        """No games: the neutral element of ``+``."""
+        """No games (of the standard game's length): the neutral element of ``+``."""
         return cls((0,) * SCORES)
 
     def __add__(self, other: Stats) -> Stats:
@@ -76,6 +85,11 @@ class Stats(Frozen):
         them, a Stats of no games counting as an empty record (so that
         ``Stats.empty()`` is neutral)."""
         if isinstance(other, Stats):
+            if len(self.histogram) != len(other.histogram):
+                if not (self.games and other.games):
+                    return other if self.games == 0 else self
+                raise ValueError(f"cannot add the Stats of games with win score {len(self.histogram) - 1} "
+                                 f"to those of games with win score {len(other.histogram) - 1}")
             histogram = [a + b for a, b in zip(self.histogram, other.histogram)]
             records = [stats._scores for stats in (self, other) if stats.games]
             kept = [record for record in records if record is not None]
@@ -120,9 +134,9 @@ def _score_bytes(scores: Any, histogram: tuple[int, ...]) -> bytes:
         raise TypeError(f"scores must be a flat buffer of unsigned bytes, got format {view.format!r} "
                         f"with {view.ndim} dimensions")
     data = view.tobytes()
-    counted = np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=SCORES)
-    if len(counted) > SCORES or tuple(counted.tolist()) != histogram:
-        raise ValueError("scores must be the scores (0 to 48) of the games the histogram counts, "
+    counted = np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=len(histogram))
+    if len(counted) > len(histogram) or tuple(counted.tolist()) != histogram:
+        raise ValueError(f"scores must be the scores (0 to {len(histogram) - 1}) of the games the histogram counts, "
                          "in game-index order; they do not match the histogram")
     return data
 

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator
 
 from ..errors import IllegalMoveError, StrategyError
 from .cards import Card
-from .game import Game, Move
+from .game import Game
+from .moves import Move
 from .rng import shuffle
-from .rules import top_rank
+from .rules import is_top_rank
 
 __all__ = ["Strategy", "Player", "BuiltinStrategy", "builtin", "plain_builtin", "resolve", "strategy",
            "check_parameters"]
@@ -258,9 +259,8 @@ def play_greedy(game: Game) -> Move:
         return best
 
     # 2. Park a top-rank card, which blocks every card below it for good.
-    top = top_rank(game.rules)
     for fill in fills:
-        if piles[fill.src][-1 - fill.index].rank == top:
+        if is_top_rank(piles[fill.src][-1 - fill.index], game.rules):
             return fill
 
     # 3. Unbury the tallest pile's top card, keeping an empty pile for the deal.

@@ -1,0 +1,156 @@
+"""Positions: the piles, the stock, the discards and the rules in force, how a
+move changes them, and their one-line text (RULES.md R1.3, R6.5).
+
+A Position applies moves that rules.py has found legal; it decides nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import CardError, PositionError, RulesError
+from .cards import Card, card_set_problem
+from .moves import Move
+from .rules import Rules, deal_targets, is_top_rank
+
+__all__ = ["Position"]
+
+
+def _cards_text(cards: Iterable[Card]) -> str:
+    return "".join(map(str, cards)) or "-"
+
+
+def _field_cards(field: str, what: str) -> list[Card]:
+    """The cards of one field of a position (R6.5): '-', or two-character card
+    texts (R6.1) without separators. ``PositionError`` otherwise."""
+    if field == "-":
+        return []
+    if not field or len(field) % 2:
+        raise PositionError(f"{what} {field!r} is neither '-' nor a run of two-character cards")
+    try:
+        return [Card(field[i:i + 2]) for i in range(0, len(field), 2)]
+    except CardError as err:
+        raise PositionError(f"{what}: {err}") from None
+
+
+def stock_length_problem(length: int, rules: Rules) -> str | None:
+    """Why no deal can leave a stock of ``length`` cards under ``rules`` (R6.5),
+    or None when one can: the start leaves D - P cards; under ``deal_to="all"``
+    each deal takes P cards, or the rest; under ``deal_to="empty"`` any number."""
+    start = rules.deck_size() - rules.piles
+    if length <= start and (length == 0 or rules.deal_to == "empty" or (start - length) % rules.piles == 0):
+        return None
+    if length > start:
+        return (f"the stock holds {length} cards, more than the {start} that the start of the game "
+                f"leaves ({rules.deck_size()} cards, {rules.piles} piles)")
+    lengths = ", ".join(map(str, range(start, 0, -rules.piles)))
+    return (f"the stock holds {length} cards, which no deal leaves: with {rules.deck_size()} cards "
+            f"and {rules.piles} piles a deal of {rules.piles} cards leaves {lengths} or 0")
+
+
+class Position:
+    """The state of a game that the rules read (R6.5): ``rules``, ``piles`` (one
+    list of Card per pile, bottom to top), ``stock`` (in deal order) and
+    ``discards`` (in discard order). Mutable; ``==`` compares all four."""
+
+    __slots__ = ("rules", "piles", "stock", "discards")
+
+    rules: Rules
+    piles: list[list[Card]]
+    stock: list[Card]
+    discards: list[Card]
+
+    def __init__(self, rules: Rules, piles: list[list[Card]], stock: list[Card], discards: list[Card]) -> None:
+        self.rules, self.piles, self.stock, self.discards = rules, piles, stock, discards
+
+    @classmethod
+    def dealt(cls, deck: list[Card], rules: Rules) -> Position:
+        """The start of the game (R1.3): cards 1 to P of ``deck`` (already checked
+        to be the layout's deck) on piles 0 to P - 1, the rest in the stock."""
+        return cls(rules, [[card] for card in deck[:rules.piles]], deck[rules.piles:], [])
+
+    @classmethod
+    def from_str(cls, text: str) -> Position:
+        """The position written in R6.5 text; the fields may be separated by any
+        white space.
+
+        ``PositionError`` when the text is malformed or the position impossible
+        (R6.5: not the rules' number of piles, not each card of the layout's deck
+        exactly once, a stock length that no deal leaves, a top-rank card among
+        the discards); ``TypeError`` for a non-string.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"a position text must be a str, got {type(text).__name__}")
+        fields = text.split()
+        if len(fields) != 4:
+            raise PositionError(f"a position has 4 fields (piles, stock, discards, rules) "
+                                f"separated by spaces, got {len(fields)} in {text!r}")
+        try:
+            rules = Rules.parse(fields[3])
+        except RulesError as err:
+            raise PositionError(f"the rules field {fields[3]!r}: {err}") from None
+        pile_fields = fields[0].split("/")
+        if len(pile_fields) != rules.piles:
+            raise PositionError(f"the piles field has {rules.piles} piles separated by '/' under these rules, "
+                                f"got {len(pile_fields)} in {fields[0]!r}")
+        piles = [_field_cards(field, f"pile {p}") for p, field in enumerate(pile_fields)]
+        stock = _field_cards(fields[1], "the stock")
+        discards = _field_cards(fields[2], "the discards")
+        problem = (card_set_problem([card for pile in piles for card in pile] + stock + discards,
+                                    rules.deck(), "the position")
+                   or stock_length_problem(len(stock), rules))
+        if problem:
+            raise PositionError(problem)
+        for card in discards:
+            if is_top_rank(card, rules):
+                raise PositionError(f"the discards hold {card}, a top-rank card, which is never discarded")
+        return cls(rules, piles, stock, discards)
+
+    def to_str(self) -> str:
+        """The position as one line of R6.5 text."""
+        piles = "/".join(map(_cards_text, self.piles))
+        return f"{piles} {_cards_text(self.stock)} {_cards_text(self.discards)} {self.rules}"
+
+    def apply(self, move: Move) -> int:
+        """Plays ``move``, which must be legal here. Returns the piles a deal put a
+        card on (``deal_targets`` before it, the bit mask that ``unapply`` needs),
+        0 for the other moves."""
+        piles = self.piles
+        if move.kind == "discard":
+            self.discards.append(piles[move.pile].pop())
+            return 0
+        if move.kind == "fill":
+            piles[move.dst].append(piles[move.src].pop(-1 - move.index))
+            return 0
+        targets = deal_targets(self)
+        receiving = [p for p in range(self.rules.piles) if targets >> p & 1]
+        for p, card in zip(receiving, self.stock):
+            piles[p].append(card)
+        del self.stock[:len(receiving)]
+        return targets
+
+    def unapply(self, move: Move, targets: int) -> None:
+        """Takes back ``move``, the last move applied, which returned ``targets``."""
+        piles = self.piles
+        if move.kind == "discard":
+            piles[move.pile].append(self.discards.pop())
+        elif move.kind == "fill":
+            source = piles[move.src]
+            source.insert(len(source) - move.index, piles[move.dst].pop())
+        else:
+            self.stock[:0] = [piles[p].pop() for p in range(self.rules.piles) if targets >> p & 1]
+
+    def copy(self) -> Position:
+        """An independent position equal to this one."""
+        return Position(self.rules, [list(pile) for pile in self.piles], list(self.stock), list(self.discards))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Position):
+            return (self.rules == other.rules and self.piles == other.piles
+                    and self.stock == other.stock and self.discards == other.discards)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"Position.from_str({self.to_str()!r})"
