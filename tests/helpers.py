@@ -201,3 +201,18 @@ def random_strategy_histogram(engine, games, seed, rules=None, start=0):
         random_strategy_moves(g)
         hist[g.score] += 1
     return tuple(hist)
+
+
+def engines_with(name):
+    """The engines (ids of ENGINES) whose module has ``name``: the Batch-based tests
+    run on these only while the native Batch is being written. An engine that does
+    not import is left out here; the rest of the suite reports it."""
+    found = []
+    for engine in ENGINES:
+        try:
+            module = load_engine(engine)
+        except ImportError:
+            continue
+        if hasattr(module, name):
+            found.append(engine)
+    return found
