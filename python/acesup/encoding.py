@@ -132,6 +132,12 @@ class Encoding:
     def __reduce__(self) -> tuple[Any, tuple[str, Any]]:
         return _encoding, (self.engine.__name__, self.rules)
 
+    def __copy__(self) -> Encoding:
+        return self  # never changed after __init__
+
+    def __deepcopy__(self, memo: dict) -> Encoding:
+        return self
+
     def __repr__(self) -> str:
         return f"Encoding({self.engine.__name__}, {self.rules!r})"
 
