@@ -33,15 +33,20 @@ def win_score(rules: Any) -> int:
     return 48
 
 
-def index_arg(value: object, name: str, size: int) -> int:
-    """``value`` as an int in ``[0, size)``: ``TypeError`` for a bool or a non-integer
-    (NumPy integers count as ints), ``ValueError`` when out of range."""
+def index_arg(value: object, name: str, size: int, low: int = 0) -> int:
+    """``value`` as an int in ``[low, size)``: ``TypeError`` for a bool or a
+    non-integer (NumPy integers count as ints), ``ValueError`` when out of range.
+    (The shared ``acesup.arguments.int_arg`` can take its place once it exists.)"""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} must be an int from 0 to {size - 1}, got {type(value).__name__}")
-    value = operator.index(value)
-    if not 0 <= value < size:
-        raise ValueError(f"{name} must be an int from 0 to {size - 1}, got {value}")
+        raise TypeError(f"{name} must be {_interval(low, size)}, got {type(value).__name__}")
+    value = operator.index(value)  # type: ignore[arg-type]  # checked just above
+    if not low <= value < size:
+        raise ValueError(f"{name} must be {_interval(low, size)}, got {value}")
     return value
+
+
+def _interval(low: int, size: int) -> str:
+    return f"an int in [{low}, 2**64)" if size == 2**64 else f"an int from {low} to {size - 1}"
 
 
 class Encoding:

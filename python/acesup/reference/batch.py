@@ -7,7 +7,6 @@ observation encoding are those of ``acesup.encoding``, shared by every engine.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -26,17 +25,6 @@ U64 = 2**64
 def _engine() -> Any:
     import acesup.reference  # the engine module itself, for Encoding (imported once it is complete)
     return acesup.reference
-
-
-def _int(value: object, name: str, low: int, high: int = U64) -> int:
-    """``value`` as an int in [low, high): TypeError / ValueError naming ``name``."""
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    value = operator.index(value)
-    if not low <= value < high:
-        bound = "2**64" if high == U64 else str(high)
-        raise ValueError(f"{name} must be an int in [{low}, {bound}), got {value}")
-    return value
 
 
 def _play_forced_discards(game: Game) -> list[Move]:
@@ -63,13 +51,13 @@ class Batch:
 
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, start: int = 0,
                  auto_discard: bool = True, *, games: int | None = None, scores: bool = False) -> None:
-        n = _int(n, "n", 1)
-        seed = _int(seed, "seed", 0)
-        start = _int(start, "start", 0)
+        n = index_arg(n, "n", U64, low=1)
+        seed = index_arg(seed, "seed", U64)
+        start = index_arg(start, "start", U64)
         for name, flag in (("auto_discard", auto_discard), ("scores", scores)):
             if not isinstance(flag, bool):
                 raise TypeError(f"{name} must be True or False, got {type(flag).__name__}")
-        games = U64 - start if games is None else _int(games, "games", 0, U64 + 1)
+        games = U64 - start if games is None else index_arg(games, "games", U64 + 1)
         if start + games > U64:
             raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
         if games < n:
