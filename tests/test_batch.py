@@ -277,7 +277,7 @@ def test_a_stock_order_never_shows(engine):
         stock = deck[4:]
         rnd.shuffle(stock)
         games = [engine.Game.from_deck(deck, rules), engine.Game.from_deck(deck[:4] + stock, rules)]
-        encoding = Encoding(engine, rules)
+        encoding = Encoding.of(engine, rules)
         while True:
             assert encoding.observation(games[0]) == encoding.observation(games[1])
             moves = games[0].legal_moves()

@@ -57,7 +57,7 @@ def test_same_cards_same_score_as_game(rules):
         assert sorted(deck) == sorted(str(c) for c in reference.Game.from_seed(0).stock + tuple(
             c for p in reference.Game.from_seed(0).piles for c in p))
         replay = reference.Game.from_deck(deck, reference.Rules.parse(rules))
-        encoding = acesup.encoding.Encoding(reference, replay.rules)
+        encoding = acesup.encoding.Encoding.of(reference, replay.rules)
 
         def forced():
             while replay.legal_moves() and replay.legal_moves()[0].kind == "discard":
@@ -78,7 +78,7 @@ def test_observation_tensor_is_the_batch_encoding():
     rnd = random.Random(1)
     while state.is_chance_node():
         state.apply_action(rnd.choice(state.legal_actions()))
-    encoding = acesup.encoding.Encoding(reference, None)
+    encoding = acesup.encoding.Encoding.of(reference, None)
     assert state.observation_tensor(0) == [float(x) for x in encoding.observation(state.game)]
     assert "stock 48" in state.observation_string(0)
 

@@ -1,9 +1,9 @@
 """The fixed action space and the observation encoding of docs/BATCH.md, written
 once for every engine.
 
-``Encoding(engine, rules)`` numbers the moves of a layout (actions) and turns a
-game into its observation row. It reads only the public API of the engine
-module it is given (``acesup`` or ``acesup.reference``: ``Game``, ``Move``), so
+``Encoding(Game, Move, rules)`` numbers the moves of a layout (actions) and turns
+a game into its observation row. It reads only the public API of the engine
+classes it is given (those of ``acesup`` or of ``acesup.reference``), so
 the reference ``Batch``, the Gymnasium environments and the OpenSpiel game
 share one numbering, and a native ``Batch`` has one text to reproduce.
 """
@@ -62,9 +62,9 @@ class Encoding:
     - observation: ``P * H`` pile cells, ``D`` discard flags, the stock count.
     """
 
-    def __init__(self, engine: ModuleType, rules: Any = None) -> None:
-        game = engine.Game.from_seed(0, rules)  # the layout is read off a dealt game
-        self.engine = engine
+    def __init__(self, Game: Any, Move: Any, rules: Any = None) -> None:  # noqa: N803 - the engine classes
+        game = Game.from_seed(0, rules)  # the layout is read off a dealt game
+        self.Game, self.Move = Game, Move
         self.rules = game.rules
         self.piles = len(game.piles)
         # The layout's cards in index order (R1.4): rules.deck() once Rules has it.
@@ -80,7 +80,6 @@ class Encoding:
         self.stock_offset = self.discards_offset + self.deck_size
         self.observation_size = self.stock_offset + 1
         self._code = {card.index: code for code, card in enumerate(self.deck)}
-        Move = engine.Move
         moves = [Move.discard(pile) for pile in range(p)]
         moves += [Move.fill(src, dst, index) for src in range(p) for dst in range(p) if dst != src
                   for index in range(k)]
@@ -103,8 +102,8 @@ class Encoding:
         ``TypeError`` for another type.
         """
         if isinstance(move, str):
-            move = self.engine.Move.parse(move)
-        elif not isinstance(move, self.engine.Move):
+            move = self.Move.parse(move)
+        elif not isinstance(move, self.Move):
             raise TypeError(f"move_to_action() takes a Move or a move text, got {type(move).__name__}")
         action = self._actions.get(move)
         if action is None:
@@ -134,8 +133,13 @@ class Encoding:
             row[base + code[card.index]] = 1
         return row
 
-    def __reduce__(self) -> tuple[Any, tuple[str, Any]]:
-        return _encoding, (self.engine.__name__, self.rules)
+    @classmethod
+    def of(cls, engine: ModuleType, rules: Any = None) -> Encoding:
+        """The encoding of ``rules`` for the games of the engine module ``engine``."""
+        return cls(engine.Game, engine.Move, rules)
+
+    def __reduce__(self) -> tuple[type[Encoding], tuple[Any, Any, Any]]:
+        return Encoding, (self.Game, self.Move, self.rules)
 
     def __copy__(self) -> Encoding:
         return self  # never changed after __init__
@@ -144,12 +148,7 @@ class Encoding:
         return self
 
     def __repr__(self) -> str:
-        return f"Encoding({self.engine.__name__}, {self.rules!r})"
-
-
-def _encoding(engine_name: str, rules: Any) -> Encoding:
-    """Unpickles an Encoding: engine modules pickle by name."""
-    return Encoding(importlib.import_module(engine_name), rules)
+        return f"Encoding({self.Game.__module__}.Game, {self.rules!r})"
 
 
 def engine_module(name: str | None, need: str = "Game") -> ModuleType:

@@ -64,7 +64,7 @@ class AcesUpEnv(gymnasium.Env):
         if not isinstance(auto_discard, bool):
             raise TypeError(f"auto_discard must be True or False, got {type(auto_discard).__name__}")
         self._engine = engine_module(engine, "Batch" if engine is None else "Game")
-        self._encoding = Encoding(self._engine, engine_rules(self._engine, rules))
+        self._encoding = Encoding.of(self._engine, engine_rules(self._engine, rules))
         self.render_mode = render_mode
         self.auto_discard = auto_discard
         self.illegal_action = illegal_action
@@ -170,7 +170,7 @@ class AcesUpVectorEnv(VectorEnv):
         self._rules = engine_rules(self._engine, rules)
         self._auto_discard = auto_discard
         self._batch = self._engine.Batch(num_envs, self._rules, auto_discard=auto_discard)
-        self._encoding = encoding = Encoding(self._engine, self._rules)
+        self._encoding = encoding = Encoding.of(self._engine, self._rules)
         self.num_envs = num_envs
         self.single_action_space = spaces.Discrete(encoding.num_actions)
         self.single_observation_space = _observation_space(encoding)

@@ -50,7 +50,7 @@ _GAME_TYPE = pyspiel.GameType(
 @functools.lru_cache(maxsize=None)
 def _encoding(engine: str, rules: str) -> Encoding:
     module = engine_module(engine)
-    return Encoding(module, engine_rules(module, rules))
+    return Encoding.of(module, engine_rules(module, rules))
 
 
 class AcesUpGame(pyspiel.Game):
@@ -152,8 +152,7 @@ class AcesUpState(pyspiel.State):
         """Deals the Game anew from the cards drawn so far (the unseen ones after them
         in index order) and replays the moves, the last deal included."""
         unseen = [self.encoding.deck[code] for code in self._unseen_codes()]
-        engine = self.encoding.engine
-        game = engine.Game.from_deck(self.dealt + unseen, self.encoding.rules)
+        game = self.encoding.Game.from_deck(self.dealt + unseen, self.encoding.rules)
         for move in self.moves:
             game.play(move)
         self.game = game

@@ -22,11 +22,6 @@ __all__ = ["Batch"]
 U64 = 2**64
 
 
-def _engine() -> Any:
-    import acesup.reference  # the engine module itself, for Encoding (imported once it is complete)
-    return acesup.reference
-
-
 def _play_forced_discards(game: Game) -> list[Move]:
     """Plays the first legal discard until none is legal (STRATEGIES.md "Forced
     discards") and returns the legal moves left."""
@@ -62,7 +57,7 @@ class Batch:
             raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
         if games < n:
             raise ValueError(f"games must be at least n (every slot starts with a game), got games={games} for n={n}")
-        self._encoding = Encoding(_engine(), rules)
+        self._encoding = Encoding(Game, Move, rules)
         self._seed, self._start, self._games = seed, start, games
         self._auto_discard, self._record = auto_discard, scores
         self._next = start  # the next unplayed game index
