@@ -403,3 +403,31 @@ def test_batch_md_example(engine, name):
     if engine.__name__ == "acesup.reference":
         code = code.replace("10_000", "2_000")
     exec(compile(code, f"BATCH.md example {name}", "exec"), {"__name__": "batch_md_example"})
+
+
+# --- the engines agree ---------------------------------------------------------------
+
+ARRAYS = ("observation", "action_mask", "score", "game_index", "terminated", "won", "final_observation")
+
+
+@pytest.mark.skipif(len(ENGINES_WITH_BATCH) < 2, reason="only one engine has a Batch so far")
+@settings(max_examples=40)
+@given(options=rule_options, n=st.integers(1, 8), extra=st.integers(0, 20), seed=st.integers(0, 2**64 - 1),
+       start=st.integers(0, 2**40), auto=st.booleans(), record=st.booleans(), choice=st.integers(0, 2**32))
+def test_engines_give_the_same_arrays_step_by_step(options, n, extra, seed, start, auto, record, choice):
+    engines = [load_engine(name) for name in ENGINES_WITH_BATCH]
+    batches = [e.Batch(n, e.Rules(**options), seed, start, auto, games=n + extra, scores=record) for e in engines]
+    rng = np.random.default_rng(choice)
+    steps = 0
+    while not batches[0].done and steps < 2000:
+        for name in ARRAYS:
+            first, *rest = (getattr(b, name) for b in batches)
+            for other in rest:
+                assert first.dtype == other.dtype and np.array_equal(first, other), name
+        actions = random_legal(rng, batches[0].action_mask)
+        rewards = [b.step(actions) for b in batches]
+        assert all(np.array_equal(rewards[0], r) and r.dtype == np.uint8 for r in rewards)
+        assert len({b.next_index for b in batches}) == 1 and len({b.finished for b in batches}) == 1
+        steps += 1
+    assert len({b.done for b in batches}) == 1
+    assert batches[0].stats().histogram == batches[1].stats().histogram

@@ -89,6 +89,21 @@ def test_svg_render():
     assert env.render().startswith("<svg")
 
 
+@pytest.mark.parametrize("rules", [None, "easy"])
+def test_rgb_frames_have_one_size(rules):
+    """Every frame of a game has the same shape (a video needs it), and frames
+    change when the game does."""
+    env = gymnasium.make(ENV_ID, rules=rules, engine="reference", render_mode="rgb_array")
+    _, info = env.reset(seed=3)
+    frames = [env.render()]
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        frames.append(env.render())
+    assert all(f.dtype == np.uint8 and f.ndim == 3 and f.shape == frames[0].shape for f in frames)
+    assert not np.array_equal(frames[0], frames[-1])
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="engine must be"):
         AcesUpEnv(engine="fast")

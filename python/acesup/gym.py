@@ -19,6 +19,7 @@ from gymnasium.vector.utils import batch_space
 
 from .display import game_svg
 from .encoding import Encoding, engine_module, engine_rules
+from .raster import game_rgb
 
 __all__ = ["AcesUpEnv", "AcesUpVectorEnv", "ENV_ID"]
 
@@ -45,7 +46,7 @@ class AcesUpEnv(gymnasium.Env):
     ``AcesUpEnv(rules=None, engine=None, auto_discard=True, render_mode=None,
     illegal_action="terminate")``: ``rules`` a Rules, rules text or None;
     ``engine`` ``"native"``, ``"reference"`` or None (native when it has a Batch);
-    ``render_mode`` ``"ansi"`` (the tableau), ``"svg"`` or None. ``reset(seed=s)``
+    ``render_mode`` ``"ansi"`` (the tableau), ``"rgb_array"``, ``"svg"`` or None. ``reset(seed=s)``
     deals game 0 of master seed s and each later ``reset()`` the next game index;
     ``options={"game_index": i}`` deals game i. An illegal action ends the episode
     with ``info["illegal_action"] = True`` and reward 0 (``illegal_action="raise"``
@@ -53,7 +54,7 @@ class AcesUpEnv(gymnasium.Env):
     ``action_masks()``.
     """
 
-    metadata = {"render_modes": ["ansi", "svg"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array", "svg"], "render_fps": 4}
 
     def __init__(self, rules: Any = None, engine: str | None = None, auto_discard: bool = True,
                  render_mode: str | None = None, illegal_action: str = "terminate") -> None:
@@ -124,10 +125,16 @@ class AcesUpEnv(gymnasium.Env):
         mask[self._encoding.legal_actions(self._legal)] = True
         return mask
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The game in play: the R6.6 tableau (``"ansi"``), an RGB image of a fixed
+        size for the rules (``"rgb_array"``), or the notebook picture (``"svg"``)."""
         if self._game is None or self.render_mode is None:
             return None
-        return str(self._game) if self.render_mode == "ansi" else game_svg(self._game)
+        if self.render_mode == "ansi":
+            return str(self._game)
+        if self.render_mode == "rgb_array":
+            return game_rgb(self._game, self._encoding.max_height)
+        return game_svg(self._game)
 
     def _forced_discards(self) -> list[Any]:
         moves = self._game.legal_moves()
