@@ -16,6 +16,7 @@ from ..errors import IllegalMoveError
 from .game import Game, Move
 from .rng import game_seed
 from .rules import Rules
+from .stats import Stats
 
 __all__ = ["Batch"]
 
@@ -144,10 +145,9 @@ class Batch:
         played in each slot, after its move and before the slot took a new game."""
         return _read_only(self._final_observation)
 
-    def stats(self) -> Any:
+    def stats(self) -> Stats:
         """The Stats of the games of the run that are over: their histogram and, with
         ``scores=True``, their scores in game-index order."""
-        from .stats import Stats  # the reference Stats, as simulate returns it
         if not self._record:
             return Stats(self._histogram)
         unfinished = {index - self._start for index, active in zip(self._index, self._active) if active}
