@@ -16,6 +16,7 @@
 //! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
 
 pub mod cards;
+pub mod deals;
 pub mod game;
 pub mod rng;
 pub mod rules;
