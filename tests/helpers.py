@@ -327,3 +327,18 @@ def play_in_lockstep(engine_a, a, engine_b, b, path, wellformed):
     while b.history:
         assert str(a.undo()) == str(b.undo())
         assert a.to_str() == b.to_str()
+
+
+def engines_with(name):
+    """The engines (ids of ENGINES) whose module has ``name``: the Batch-based tests
+    run on these only while the native Batch is being written. An engine that does
+    not import is left out here; the rest of the suite reports it."""
+    found = []
+    for engine in ENGINES:
+        try:
+            module = load_engine(engine)
+        except ImportError:
+            continue
+        if hasattr(module, name):
+            found.append(engine)
+    return found

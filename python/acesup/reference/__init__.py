@@ -9,6 +9,7 @@ strategies, stats, simulate, solver.
 from ..compare import Comparison, Pair, compare_in
 from .. import errors
 from ..errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
+from .batch import Batch
 from .cards import Card
 from .game import Game
 from .moves import Move
@@ -26,6 +27,7 @@ __all__ = [
     "Move",
     "Rules",
     "Game",
+    "Batch",
     "Stats",
     "Rng",
     "simulate",

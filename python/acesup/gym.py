@@ -1,0 +1,227 @@
+"""Gymnasium environments for Aces Up (docs/BATCH.md "Gymnasium and OpenSpiel").
+
+Importing this module registers ``"acesup/AcesUp-v0"``: ``gymnasium.make`` gives
+``AcesUpEnv`` (one game) and ``gymnasium.make_vec(...,
+vectorization_mode="vector_entry_point")`` gives ``AcesUpVectorEnv`` (one Batch).
+Actions and observations are those of BATCH.md; the reward of a step is the
+number of cards it discarded. Needs ``pip install 'acesup[gym]'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .display import game_svg
+from .encoding import Encoding, engine_module, engine_rules
+from .raster import game_rgb
+
+__all__ = ["AcesUpEnv", "AcesUpVectorEnv", "ENV_ID"]
+
+ENV_ID = "acesup/AcesUp-v0"
+_ILLEGAL = ("terminate", "raise")
+
+
+def _observation_space(encoding: Encoding) -> spaces.Box:
+    """The Box of one observation row, with each cell's own bounds (BATCH.md)."""
+    grid, deck = encoding.discards_offset, encoding.deck_size
+    low = np.array([-1] * grid + [0] * deck + [0], dtype=np.int8)
+    high = np.array([deck - 1] * grid + [1] * deck + [deck - encoding.piles], dtype=np.int8)
+    return spaces.Box(low, high, dtype=np.int8)
+
+
+def _master_seed(rng: np.random.Generator) -> int:
+    """A master seed drawn from the environment's generator (for reset() without a seed)."""
+    return int(rng.integers(0, 2**63)) * 2 + int(rng.integers(0, 2))
+
+
+class AcesUpEnv(gymnasium.Env):
+    """One game of Aces Up as a Gymnasium environment.
+
+    ``AcesUpEnv(rules=None, engine=None, auto_discard=True, render_mode=None,
+    illegal_action="terminate")``: ``rules`` a Rules, rules text or None;
+    ``engine`` ``"native"``, ``"reference"`` or None (native when it has a Batch);
+    ``render_mode`` ``"ansi"`` (the tableau), ``"rgb_array"``, ``"svg"`` or None. ``reset(seed=s)``
+    deals game 0 of master seed s and each later ``reset()`` the next game index;
+    ``options={"game_index": i}`` deals game i. An illegal action ends the episode
+    with ``info["illegal_action"] = True`` and reward 0 (``illegal_action="raise"``
+    raises ``IllegalMoveError`` instead): the mask is in ``info["action_mask"]`` and
+    ``action_masks()``.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array", "svg"], "render_fps": 4}
+
+    def __init__(self, rules: Any = None, engine: str | None = None, auto_discard: bool = True,
+                 render_mode: str | None = None, illegal_action: str = "terminate") -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        if illegal_action not in _ILLEGAL:
+            raise ValueError(f"illegal_action must be one of {_ILLEGAL}, got {illegal_action!r}")
+        if not isinstance(auto_discard, bool):
+            raise TypeError(f"auto_discard must be True or False, got {type(auto_discard).__name__}")
+        self._engine = engine_module(engine, "Batch" if engine is None else "Game")
+        self._encoding = Encoding.of(self._engine, engine_rules(self._engine, rules))
+        self.render_mode = render_mode
+        self.auto_discard = auto_discard
+        self.illegal_action = illegal_action
+        self.action_space = spaces.Discrete(self._encoding.num_actions)
+        self.observation_space = _observation_space(self._encoding)
+        self._master: int | None = None
+        self._index = 0
+        self._game: Any = None
+        self._legal: list[Any] = []
+
+    @property
+    def rules(self) -> Any:
+        return self._encoding.rules
+
+    @property
+    def game(self) -> Any:
+        """A copy of the game in play (None before the first reset)."""
+        return None if self._game is None else self._game.copy()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        index = options.pop("game_index", None)
+        if options:
+            raise ValueError(f"unknown reset options: {sorted(options)} (the only one is 'game_index')")
+        if seed is not None or self._master is None:
+            self._master = seed if seed is not None else _master_seed(self.np_random)
+            self._index = 0
+        else:
+            self._index += 1
+        if index is not None:
+            self._index = index
+        engine = self._engine
+        self._game = engine.Game.from_seed(engine.game_seed(self._master, self._index), self.rules)
+        self._legal = self._forced_discards()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self._game is None:
+            raise RuntimeError("call reset() before step()")
+        if not self._legal:
+            raise RuntimeError("the game is over: call reset() to deal the next one")
+        move = self._encoding.action_to_move(action)
+        if move not in self._legal:
+            if self.illegal_action == "raise":
+                self._game.play(move)  # raises IllegalMoveError with the R7 reason
+            return self._observation(), 0.0, True, False, self._info(illegal_action=True)
+        before = self._game.score
+        self._game.play(move)
+        self._legal = self._forced_discards()
+        reward = float(self._game.score - before)
+        return self._observation(), reward, not self._legal, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as a bool array (sb3-contrib's MaskablePPO asks for this)."""
+        mask = np.zeros(self._encoding.num_actions, dtype=bool)
+        mask[self._encoding.legal_actions(self._legal)] = True
+        return mask
+
+    def render(self) -> str | np.ndarray | None:
+        """The game in play: the R6.6 tableau (``"ansi"``), an RGB image of a fixed
+        size for the rules (``"rgb_array"``), or the notebook picture (``"svg"``)."""
+        if self._game is None or self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return str(self._game)
+        if self.render_mode == "rgb_array":
+            return game_rgb(self._game, self._encoding.max_height)
+        return game_svg(self._game)
+
+    def _forced_discards(self) -> list[Any]:
+        moves = self._game.legal_moves()
+        while self.auto_discard and moves and moves[0].kind == "discard":
+            self._game.play(moves[0])
+            moves = self._game.legal_moves()
+        return moves
+
+    def _observation(self) -> np.ndarray:
+        return np.array(self._encoding.observation(self._game), dtype=np.int8)
+
+    def _info(self, illegal_action: bool = False) -> dict[str, Any]:
+        info = {"action_mask": self.action_masks(), "score": self._game.score, "game_index": self._index}
+        if illegal_action:
+            info["illegal_action"] = True
+        return info
+
+
+class AcesUpVectorEnv(VectorEnv):
+    """``num_envs`` games stepped together by one Batch, with same-step autoreset:
+    a step that ends a game returns the next game's observation, the ended one in
+    ``info["final_obs"]`` and its score and outcome in ``info["final_info"]``.
+
+    ``AcesUpVectorEnv(num_envs, rules=None, engine=None, auto_discard=True)``;
+    ``engine`` None picks the native Batch when there is one. Illegal actions raise
+    ``IllegalMoveError`` (Batch.step); the mask is ``info["action_mask"]`` and
+    ``action_masks()``. ``reset(seed=s)`` starts at game 0 of master seed s; a later
+    ``reset()`` goes on with the next game indices.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, rules: Any = None, engine: str | None = None, auto_discard: bool = True,
+                 **ignored: Any) -> None:
+        # make_vec passes the spec's max_episode_steps and render_mode; neither applies here.
+        unknown = set(ignored) - {"max_episode_steps", "render_mode"}
+        if unknown:
+            raise TypeError(f"AcesUpVectorEnv got unexpected arguments: {sorted(unknown)}")
+        self._engine = engine_module(engine, "Batch")
+        self._rules = engine_rules(self._engine, rules)
+        self._auto_discard = auto_discard
+        self._batch = self._engine.Batch(num_envs, self._rules, auto_discard=auto_discard)
+        self._encoding = encoding = Encoding.of(self._engine, self._rules)
+        self.num_envs = num_envs
+        self.single_action_space = spaces.Discrete(encoding.num_actions)
+        self.single_observation_space = _observation_space(encoding)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self._master: int | None = None
+
+    @property
+    def batch(self) -> Any:
+        """The Batch that plays the games."""
+        return self._batch
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"unknown reset options: {sorted(options)} (there are none)")
+        start = 0
+        if seed is not None or self._master is None:
+            self._master = seed if seed is not None else _master_seed(self.np_random)
+        else:
+            start = self._batch.next_index
+        self._batch = self._engine.Batch(self.num_envs, self._rules, self._master, start, self._auto_discard)
+        return np.array(self._batch.observation), self._info()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        reward = self._batch.step(actions).astype(np.float64)
+        terminated = np.array(self._batch.terminated)
+        info = self._info()
+        if terminated.any():
+            final = np.array(self._batch.final_observation)
+            enc = self._encoding
+            score = final[:, enc.discards_offset:enc.stock_offset].sum(axis=1)  # the discard flags
+            info["final_obs"], info["_final_obs"] = final, terminated
+            info["final_info"] = {"score": score, "_score": terminated,
+                                  "won": np.array(self._batch.won), "_won": terminated}
+            info["_final_info"] = terminated
+        return np.array(self._batch.observation), reward, terminated, np.zeros(self.num_envs, dtype=bool), info
+
+    def action_masks(self) -> np.ndarray:
+        return np.array(self._batch.action_mask)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "_action_mask": np.ones(self.num_envs, dtype=bool)}
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="acesup.gym:AcesUpEnv", vector_entry_point="acesup.gym:AcesUpVectorEnv")

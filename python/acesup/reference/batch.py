@@ -1,0 +1,276 @@
+"""``Batch``: many seeded games stepped at once over NumPy arrays (docs/BATCH.md).
+
+This is the readable definition that a native Batch reproduces array for array.
+It plays through the public Game API only; the action numbering and the
+observation encoding are those of ``acesup.encoding``, shared by every engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..encoding import Encoding, index_arg
+from ..errors import IllegalMoveError
+from .game import Game, Move
+from .rng import game_seed
+from .rules import Rules
+from .stats import Stats
+
+__all__ = ["Batch"]
+
+U64 = 2**64
+
+
+def _play_forced_discards(game: Game) -> list[Move]:
+    """Plays the first legal discard until none is legal (STRATEGIES.md "Forced
+    discards") and returns the legal moves left."""
+    moves = game.legal_moves()
+    while moves and moves[0].kind == "discard":
+        game.play(moves[0])
+        moves = game.legal_moves()
+    return moves
+
+
+class Batch:
+    """``n`` games of one run stepped together (docs/BATCH.md).
+
+    ``Batch(n, rules=None, seed=0, start=0, auto_discard=True, *, games=None,
+    scores=False)``: the run plays games ``start`` to ``start + games - 1`` of master
+    seed ``seed`` (all games up to index 2**64 - 1 when ``games`` is None), game i
+    being ``Game.from_seed(game_seed(seed, i), rules)``. Slot i starts with the i-th
+    game; when a game ends, its slot takes the next unplayed game, the slots in
+    ascending order. ``ValueError`` for n < 1, games < n, a bad seed or start, or a
+    run beyond index 2**64 - 1; ``TypeError`` for an argument of the wrong type.
+    """
+
+    def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, start: int = 0,
+                 auto_discard: bool = True, *, games: int | None = None, scores: bool = False) -> None:
+        n = index_arg(n, "n", U64, low=1)
+        seed = index_arg(seed, "seed", U64)
+        start = index_arg(start, "start", U64)
+        for name, flag in (("auto_discard", auto_discard), ("scores", scores)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be True or False, got {type(flag).__name__}")
+        games = U64 - start if games is None else index_arg(games, "games", U64 + 1)
+        if start + games > U64:
+            raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
+        if games < n:
+            raise ValueError(f"games must be at least n (every slot starts with a game), got games={games} for n={n}")
+        self._encoding = Encoding(Game, Move, rules)
+        self._seed, self._start, self._games = seed, start, games
+        self._auto_discard, self._record = auto_discard, scores
+        self._next = start  # the next unplayed game index
+        self._finished = 0
+        self._histogram = [0] * (self._encoding.win_score + 1)
+        self._scores = bytearray()  # by game index - start, for every game dealt (scores=True)
+        self._slots: list[Game] = [None] * n  # type: ignore[list-item]  # each set by _deal_into
+        self._index = [0] * n
+        self._active = [False] * n
+        self._legal: list[list[Move]] = [[] for _ in range(n)]
+        enc = self._encoding
+        self._observation = np.empty((n, enc.observation_size), dtype=np.int8)
+        self._mask = np.zeros((n, enc.num_actions), dtype=bool)
+        self._score = np.zeros(n, dtype=np.uint8)
+        self._terminated = np.zeros(n, dtype=bool)
+        self._won = np.zeros(n, dtype=bool)
+        for slot in range(n):
+            self._deal_into(slot)
+            self._show(slot)
+        self._final_observation = self._observation.copy()
+
+    # --- configuration ---------------------------------------------------------------
+
+    n = property(lambda self: len(self._slots), doc="The number of slots.")
+    rules = property(lambda self: self._encoding.rules, doc="The rules of every game.")
+    seed = property(lambda self: self._seed, doc="The master seed of the run.")
+    start = property(lambda self: self._start, doc="The first game index of the run.")
+    games = property(lambda self: self._games, doc="The number of games of the run.")
+    auto_discard = property(lambda self: self._auto_discard, doc="Whether forced discards are played for the policy.")
+    piles = property(lambda self: self._encoding.piles, doc="P, the number of piles.")
+    deck_size = property(lambda self: self._encoding.deck_size, doc="D, the number of cards of the layout.")
+    num_actions = property(lambda self: self._encoding.num_actions, doc="A, the number of actions.")
+    observation_size = property(lambda self: self._encoding.observation_size, doc="The length of an observation row.")
+    max_height = property(lambda self: self._encoding.max_height, doc="H, the rows of the pile grid.")
+    next_index = property(lambda self: self._next, doc="The next game index that no slot has taken yet.")
+    finished = property(lambda self: self._finished, doc="The number of games of the run that are over.")
+    done = property(lambda self: self._finished == self._games, doc="Whether every game of the run is over.")
+
+    def action_to_move(self, action: object) -> Move:
+        """The Move of ``action`` (BATCH.md "Actions"); ``ValueError`` outside
+        ``[0, num_actions)``, ``TypeError`` for a non-int."""
+        return self._encoding.action_to_move(action)
+
+    def move_to_action(self, move: Move | str) -> int:
+        """The action of ``move`` (a Move or its text); ``ValueError`` for a move
+        that has no action under these rules."""
+        return self._encoding.move_to_action(move)
+
+    # --- arrays ----------------------------------------------------------------------
+
+    @property
+    def observation(self) -> np.ndarray:
+        """(n, observation_size) int8: each slot's current game (BATCH.md "Observations")."""
+        return _read_only(self._observation)
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        """(n, num_actions) bool: the legal actions of each slot's current game."""
+        return _read_only(self._mask)
+
+    @property
+    def score(self) -> np.ndarray:
+        """(n,) uint8: the score of each slot's current game."""
+        return _read_only(self._score)
+
+    @property
+    def game_index(self) -> np.ndarray:
+        """(n,) uint64: the game index of each slot's current game."""
+        return _read_only(np.array(self._index, dtype=np.uint64))
+
+    @property
+    def terminated(self) -> np.ndarray:
+        """(n,) bool: the game that the last step played in the slot ended with it."""
+        return _read_only(self._terminated)
+
+    @property
+    def won(self) -> np.ndarray:
+        """(n,) bool: the game that the last step ended in the slot was won."""
+        return _read_only(self._won)
+
+    @property
+    def final_observation(self) -> np.ndarray:
+        """(n, observation_size) int8: the observation of the game that the last step
+        played in each slot, after its move and before the slot took a new game."""
+        return _read_only(self._final_observation)
+
+    def stats(self) -> Stats:
+        """The Stats of the games of the run that are over: their histogram and, with
+        ``scores=True``, their scores in game-index order."""
+        if not self._record:
+            return Stats(self._histogram)
+        unfinished = {index - self._start for index, active in zip(self._index, self._active) if active}
+        kept = bytes(score for offset, score in enumerate(self._scores) if offset not in unfinished)
+        return Stats(self._histogram, kept)
+
+    def game(self, slot: int) -> Game:
+        """Slot ``slot``'s current game as a new Game: ``Game.from_seed(game_seed(seed,
+        game_index[slot]), rules)`` with the slot's moves played (its history).
+        ``IndexError`` outside ``[0, n)``, ``TypeError`` for a non-int."""
+        try:
+            slot = index_arg(slot, "slot", self.n)
+        except ValueError as err:
+            raise IndexError(str(err)) from None
+        return self._slots[slot].copy()
+
+    # --- stepping --------------------------------------------------------------------
+
+    def step(self, actions: Any) -> np.ndarray:
+        """Plays ``actions[i]`` in every slot i whose game is not over, then (with
+        ``auto_discard``) its forced discards; refills the slots whose game ended.
+        Returns the (n,) uint8 reward: the cards each slot's game discarded.
+
+        Checked before any game changes, in this order: ``ValueError`` when the run
+        is done; ``TypeError`` unless ``actions`` is an integer array (or a sequence
+        NumPy makes one of); ``ValueError`` for a shape other than (n,) or an action
+        outside ``[0, num_actions)``; ``IllegalMoveError`` naming the first slot
+        whose action is illegal, its game, the move and the R7 reason.
+        """
+        if self.done:
+            raise ValueError(f"the run is done: all {self._games} games have been played")
+        actions = self._check_actions(actions)
+        enc = self._encoding
+        for slot, action in enumerate(actions):
+            if self._active[slot] and not self._mask[slot, action]:
+                move = enc.moves[action]
+                try:
+                    self._slots[slot].copy().play(move)
+                except IllegalMoveError as err:
+                    raise IllegalMoveError(f"slot {slot} (game {self._index[slot]}): action {action} "
+                                           f"({move}): {err}") from None
+                raise AssertionError(f"the mask of slot {slot} disagrees with the game on {move}")
+        reward = np.zeros(self.n, dtype=np.uint8)
+        self._terminated[:] = False
+        self._won[:] = False
+        for slot, action in enumerate(actions):
+            if not self._active[slot]:
+                continue
+            game = self._slots[slot]
+            before = game.score
+            game.play(enc.moves[action])
+            moves = _play_forced_discards(game) if self._auto_discard else game.legal_moves()
+            reward[slot] = game.score - before
+            self._legal[slot] = moves
+            self._show(slot)
+        self._final_observation = self._observation.copy()
+        for slot in range(self.n):
+            if self._active[slot] and not self._legal[slot]:
+                self._terminated[slot] = True
+                self._won[slot] = self._slots[slot].is_won
+                self._end(slot)
+                self._deal_into(slot)
+                self._show(slot)
+        return reward
+
+    def _check_actions(self, actions: Any) -> list[int]:
+        array = np.asarray(actions)
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"actions must be an array of integers, got dtype {array.dtype}")
+        if array.shape != (self.n,):
+            raise ValueError(f"actions must have shape ({self.n},), got {array.shape}")
+        bad = np.flatnonzero((array < 0) | (array >= self.num_actions))
+        if bad.size:
+            slot = int(bad[0])
+            raise ValueError(f"actions[{slot}] = {array[slot]} is not an action: "
+                             f"actions are 0 to {self.num_actions - 1}")
+        return array.tolist()
+
+    # --- slots -----------------------------------------------------------------------
+
+    def _deal_into(self, slot: int) -> None:
+        """Gives ``slot`` the next unplayed game whose start is not over (a game over
+        at its start is counted at once), or leaves it idle when the run has none."""
+        while self._next < self._start + self._games:
+            index = self._next
+            self._next += 1
+            game = Game.from_seed(game_seed(self._seed, index), self.rules)
+            moves = _play_forced_discards(game) if self._auto_discard else game.legal_moves()
+            self._slots[slot], self._index[slot], self._legal[slot] = game, index, moves
+            self._active[slot] = True
+            if self._record:
+                self._scores.append(0)
+            if moves:
+                return
+            self._end(slot)
+
+    def _end(self, slot: int) -> None:
+        """Counts the slot's game, which is over, and leaves the slot idle."""
+        score = self._slots[slot].score
+        self._histogram[score] += 1
+        self._finished += 1
+        if self._record:
+            self._scores[self._index[slot] - self._start] = score
+        self._active[slot] = False
+
+    def _show(self, slot: int) -> None:
+        """Writes the slot's observation, mask and score."""
+        game = self._slots[slot]
+        self._observation[slot] = self._encoding.observation(game)
+        self._mask[slot] = False
+        if self._active[slot]:
+            self._mask[slot, self._encoding.legal_actions(self._legal[slot])] = True
+        self._score[slot] = game.score
+
+    # --- repr (a Batch pickles as its attributes: Games, arrays and the Encoding) -----
+
+    def __repr__(self) -> str:
+        return (f"<Batch n={self.n} rules={self.rules!r} seed={self._seed} start={self._start} "
+                f"games={self._games} next_index={self._next} finished={self._finished}>")
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only copy: the caller may keep it whatever later steps do."""
+    copy = array.copy()
+    copy.flags.writeable = False
+    return copy

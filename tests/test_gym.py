@@ -1,0 +1,152 @@
+"""acesup.gym (docs/BATCH.md "Gymnasium and OpenSpiel"): Gymnasium's own checker,
+registration, rewards, masks, rendering, and the vector environment over Batch."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from helpers import engines_with
+
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
+
+import acesup  # noqa: E402
+import acesup.encoding  # noqa: E402
+import acesup.gym  # noqa: E402,F401 - registers the environments
+from acesup.gym import ENV_ID, AcesUpEnv, AcesUpVectorEnv  # noqa: E402
+
+ENGINES = ["native", "reference"]
+BATCH_ENGINES = engines_with("Batch")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("rules", [None, "easy", "strict,deal=stuck"])
+def test_check_env_passes(engine, rules):
+    """Gymnasium's checker, with every warning it gives made an error."""
+    env = gymnasium.make(ENV_ID, rules=rules, engine=engine)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_episode_scores_its_rewards(engine):
+    env = gymnasium.make(ENV_ID, engine=engine, render_mode="ansi")
+    obs, info = env.reset(seed=7)
+    game = env.unwrapped.game
+    start_score = game.score
+    assert obs.dtype == np.int8 and obs.shape == env.observation_space.shape
+    assert env.observation_space.contains(obs)
+    rng = np.random.default_rng(3)
+    total, terminated, steps = 0.0, False, 0
+    while not terminated:
+        mask = info["action_mask"]
+        assert np.array_equal(mask, env.unwrapped.action_masks())
+        legal = np.flatnonzero(mask)
+        assert legal.size and not mask[:4].any()  # forced discards are played for the agent
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        assert env.observation_space.contains(obs) and not truncated
+        total += reward
+        steps += 1
+    assert total == info["score"] - start_score
+    assert env.unwrapped.game.is_over and not info["action_mask"].any()
+    assert "stock" in env.render()
+
+
+def test_reset_deals_game_indices_of_the_seed():
+    import acesup.reference as ref
+    env = AcesUpEnv(engine="reference", auto_discard=False)
+    env.reset(seed=11)
+    assert env.game == ref.Game.from_seed(ref.game_seed(11, 0))
+    env.reset()
+    assert env.game == ref.Game.from_seed(ref.game_seed(11, 1))
+    env.reset(options={"game_index": 40})
+    assert env.game == ref.Game.from_seed(ref.game_seed(11, 40))
+    with pytest.raises(ValueError, match="unknown reset options"):
+        env.reset(options={"deck": "x"})
+
+
+def test_illegal_actions():
+    env = AcesUpEnv(engine="reference")
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    before = env.game
+    obs, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == 0 and info["illegal_action"] and env.game == before
+    strict = AcesUpEnv(engine="reference", illegal_action="raise")
+    strict.reset(seed=1)
+    with pytest.raises(acesup.IllegalMoveError):
+        strict.step(illegal)
+
+
+def test_svg_render():
+    env = gymnasium.make(ENV_ID, engine="reference", render_mode="svg")
+    env.reset(seed=2)
+    assert env.render().startswith("<svg")
+
+
+@pytest.mark.parametrize("rules", [None, "easy"])
+def test_rgb_frames_have_one_size(rules):
+    """Every frame of a game has the same shape (a video needs it), and frames
+    change when the game does."""
+    env = gymnasium.make(ENV_ID, rules=rules, engine="reference", render_mode="rgb_array")
+    _, info = env.reset(seed=3)
+    frames = [env.render()]
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        frames.append(env.render())
+    assert all(f.dtype == np.uint8 and f.ndim == 3 and f.shape == frames[0].shape for f in frames)
+    assert not np.array_equal(frames[0], frames[-1])
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="engine must be"):
+        AcesUpEnv(engine="fast")
+    with pytest.raises(ValueError, match="render_mode"):
+        AcesUpEnv(render_mode="human")
+    with pytest.raises(ValueError, match="illegal_action"):
+        AcesUpEnv(illegal_action="ignore")
+    with pytest.raises(acesup.RulesError):
+        AcesUpEnv(rules="fill=sideways")
+
+
+@pytest.mark.parametrize("engine", BATCH_ENGINES)
+def test_make_vec_same_step_autoreset(engine):
+    envs = gymnasium.make_vec(ENV_ID, num_envs=6, vectorization_mode="vector_entry_point", engine=engine)
+    assert isinstance(envs.unwrapped, AcesUpVectorEnv)
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    obs, info = envs.reset(seed=5)
+    assert obs.shape == (6, envs.single_observation_space.shape[0]) and envs.observation_space.contains(obs)
+    batch_engine = acesup.encoding.engine_module(engine, "Batch")
+    twin = batch_engine.Batch(6, seed=5)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(200):
+        mask = info["action_mask"]
+        actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        expected = twin.step(actions)
+        assert np.array_equal(obs, twin.observation) and np.array_equal(reward, expected)
+        assert np.array_equal(terminated, twin.terminated) and not truncated.any()
+        if terminated.any():
+            ended += int(terminated.sum())
+            assert np.array_equal(info["_final_obs"], terminated)
+            final = info["final_obs"][terminated]
+            assert np.array_equal(final, twin.final_observation[terminated])
+            assert np.array_equal(info["final_info"]["won"], twin.won)
+    assert ended > 0
+    obs, _ = envs.reset()  # goes on with the next game indices
+    assert envs.unwrapped.batch.game_index.tolist() == list(range(twin.next_index, twin.next_index + 6))
+    envs.close()
+
+
+def test_vector_env_without_a_native_batch():
+    if "native" in BATCH_ENGINES:
+        pytest.skip("the native engine has a Batch")
+    with pytest.raises(ValueError, match="the native engine has no Batch"):
+        AcesUpVectorEnv(2, engine="native")
