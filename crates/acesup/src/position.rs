@@ -38,9 +38,10 @@ fn at(i: usize) -> usize {
 ///   pile p may be discarded exactly when `tops` meets the [`rules::stronger_bits`]
 ///   of its top card's bit (R2.1): a subtraction and an AND;
 /// - `empty` is the number of empty piles of the layout;
-/// - `dealt[..n_deals]` are the [`rules::deal_targets`] of the deals played since
-///   the position was made, so that a deal can be taken back (not part of the
-///   position: equality and text ignore it).
+/// - under `deal_to="empty"`, `dealt[..n_deals]` are the [`rules::deal_targets`]
+///   of the deals played since the position was made, so that a deal can be taken
+///   back (not part of the position: equality and text ignore it; under `"all"` the
+///   stock length tells the targets).
 #[derive(Clone)]
 pub struct Position {
     pub(crate) rules: Rules,
@@ -131,20 +132,27 @@ impl Position {
     /// new position.
     #[inline]
     pub fn deal_from(&mut self, deck: &[Card]) {
-        let piles = usize::from(self.rules.piles);
+        by_piles!(self.rules, P => self.deal_from_piles::<P>(deck))
+    }
+
+    /// [`Position::deal_from`] for a layout of `P` piles.
+    #[inline]
+    fn deal_from_piles<const P: usize>(&mut self, deck: &[Card]) {
         debug_assert_eq!(deck.len(), self.rules.deck_size());
-        self.stock[..deck.len() - piles].copy_from_slice(&deck[piles..]);
+        let stock = deck.len() - P;
+        self.stock[..stock].copy_from_slice(&deck[P..]);
         self.stock_next = 0;
-        self.stock_end = (deck.len() - piles) as u8;
+        self.stock_end = stock as u8;
         self.n_discards = 0;
         self.n_deals = 0;
-        self.tops = 0;
-        for (p, &card) in deck[..piles].iter().enumerate() {
+        let mut tops = 0;
+        for (p, &card) in deck[..P].iter().enumerate() {
             self.piles[p][1] = card;
             self.bits[p][1] = self.bit_of[card.index()];
             self.heights[p] = 1;
-            self.tops |= self.bits[p][1];
+            tops |= self.bits[p][1];
         }
+        self.tops = tops;
         self.empty = 0;
     }
 
@@ -352,6 +360,12 @@ impl Position {
     /// Play a move known to be legal.
     #[inline]
     pub fn apply(&mut self, mv: Move) {
+        by_piles!(self.rules, P => self.apply_piles::<P>(mv))
+    }
+
+    /// [`Position::apply`] for a layout of `P` piles.
+    #[inline]
+    pub fn apply_piles<const P: usize>(&mut self, mv: Move) {
         debug_assert!(
             rules::illegal_reason(self, mv).is_none(),
             "{mv} is illegal in {}",
@@ -367,7 +381,7 @@ impl Position {
                 let card = self.take(usize::from(src), index as usize);
                 self.push(usize::from(dst), card);
             }
-            Move::Deal => self.deal(),
+            Move::Deal => self.deal_piles::<P>(),
         }
     }
 
@@ -400,8 +414,9 @@ impl Position {
         self.tops = tops;
         self.empty = 0;
         self.stock_next += P as u8;
-        self.dealt[at(usize::from(self.n_deals))] = (1 << P) - 1;
-        self.n_deals += 1;
+        if self.rules.deal_to == DealTo::Empty {
+            self.log_deal((1 << P) - 1);
+        }
     }
 
     /// A deal onto the piles of [`rules::deal_targets`], one card at a time.
@@ -413,8 +428,36 @@ impl Position {
             self.push(p, card);
             self.stock_next += 1;
         }
+        if self.rules.deal_to == DealTo::Empty {
+            self.log_deal(targets);
+        }
+    }
+
+    /// Record the targets of a deal under `deal_to="empty"`, where they depend on
+    /// the piles that were empty, for [`Position::unapply`].
+    #[inline]
+    fn log_deal(&mut self, targets: u8) {
         self.dealt[at(usize::from(self.n_deals))] = targets;
         self.n_deals += 1;
+    }
+
+    /// The piles that the last deal played reached (see [`Position::unapply`]).
+    fn last_deal_targets(&mut self) -> u8 {
+        if self.rules.deal_to == DealTo::Empty {
+            self.n_deals -= 1;
+            return self.dealt[at(usize::from(self.n_deals))];
+        }
+        // Under "all" the stock lengths are D − P − kP or 0 (R6.5): a deal that left
+        // some stock was whole, and one that emptied it took what was left, the
+        // remainder of D − P by P when it is not 0.
+        let piles = self.piles();
+        let last = (self.rules.deck_size() - piles) % piles;
+        let count = if self.stock_left() > 0 || last == 0 {
+            piles
+        } else {
+            last
+        };
+        (1 << count) - 1
     }
 
     /// Play every legal discard until none is legal (the built-ins all start so).
@@ -470,8 +513,7 @@ impl Position {
                 self.insert(usize::from(src), index as usize, card);
             }
             Move::Deal => {
-                self.n_deals -= 1;
-                let targets = self.dealt[at(usize::from(self.n_deals))];
+                let targets = self.last_deal_targets();
                 for p in (0..MAX_PILES).rev().filter(|&p| targets >> p & 1 == 1) {
                     self.pop(p);
                     self.stock_next -= 1;

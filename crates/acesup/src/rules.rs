@@ -811,12 +811,13 @@ impl LegalMoves {
 /// The position of the `n`-th set bit (from 0) of a mask of piles; `n` below its count.
 #[inline]
 fn nth_bit(bits: u8, n: usize) -> usize {
-    usize::from(NTH_BIT[usize::from(bits) & 31][n % MAX_PILES])
+    usize::from(NTH_BIT[usize::from(bits) & 31][n & 7])
 }
 
-/// `NTH_BIT[bits][n]`: a table, for it runs at every random decision.
-static NTH_BIT: [[u8; MAX_PILES]; 32] = {
-    let mut table = [[0u8; MAX_PILES]; 32];
+/// `NTH_BIT[bits][n]`: a table, for it runs at every random decision (rows of 8,
+/// so that the index is masked rather than reduced modulo 5).
+static NTH_BIT: [[u8; 8]; 32] = {
+    let mut table = [[0u8; 8]; 32];
     let mut bits = 0;
     while bits < 32 {
         let (mut n, mut p) = (0, 0);

@@ -98,7 +98,7 @@ fn play_out_piles<D: Decide + ?Sized, const P: usize>(
             return;
         }
         let mv = strategy.decide(pos, &moves, rng);
-        pos.apply(mv);
+        pos.apply_piles::<P>(mv);
     }
 }
 
