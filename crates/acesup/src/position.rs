@@ -790,4 +790,63 @@ mod tests {
             "{reverse}"
         );
     }
+
+    /// R6.5's stock lengths: those a deal can leave.
+    #[test]
+    fn stock_lengths() {
+        let ok = |len: usize, rules: &Rules| stock_length_problem(len, rules).is_none();
+        let standard = Rules::standard();
+        let lengths: Vec<usize> = (0..=52).filter(|&n| ok(n, &standard)).collect();
+        assert_eq!(lengths, (0..=12).map(|k| 4 * k).collect::<Vec<_>>());
+        let five = Rules::aces_up_5();
+        let lengths: Vec<usize> = (0..=52).filter(|&n| ok(n, &five)).collect();
+        assert_eq!(lengths, [0, 2, 7, 12, 17, 22, 27, 32, 37, 42, 47]);
+        assert!((0..=48).all(|n| ok(n, &Rules::russian_aces())) && !ok(49, &Rules::russian_aces()));
+        let small = Rules::parse("ranks=3").unwrap();
+        assert_eq!(
+            (0..=12).filter(|&n| ok(n, &small)).collect::<Vec<_>>(),
+            [0, 4, 8]
+        );
+        assert_eq!(
+            stock_length_problem(43, &standard).unwrap(),
+            "the stock holds 43 cards, which no deal leaves: under deal_to='all' it holds 0 or 48 less a multiple of 4"
+        );
+        assert_eq!(
+            stock_length_problem(52, &standard).unwrap(),
+            "the stock holds 52 cards, more than the 48 left after the first cards of the piles"
+        );
+    }
+
+    /// Positions of other layouts: P piles in the text, the layout's cards only.
+    #[test]
+    fn positions_of_layouts() {
+        let game = Game::from_seed(8, Rules::aces_up_5());
+        let text = game.to_text();
+        assert_eq!(text.split(' ').next().unwrap().split('/').count(), 5);
+        assert!(text.ends_with(" - fill=top,deal=free,relocate_single=false,ace_high=true,piles=5"));
+        assert_eq!(Position::parse(&text).unwrap(), *game.position());
+        let four = text.replacen('/', "", 1);
+        assert_eq!(
+            Position::parse(&four).unwrap_err().message,
+            format!(
+                "the piles field has 5 piles separated by '/', got 4 in '{}'",
+                four.split(' ').next().unwrap()
+            )
+        );
+        let tableau = game.position().tableau();
+        assert_eq!(tableau.lines().next().unwrap().split("  ").count(), 5);
+        assert!(tableau.ends_with("stock 47  discards 0"));
+        // A small deck: its own cards, no other.
+        let small = Rules::parse("suits=2,ranks=2").unwrap();
+        let game = Game::from_seed(0, small);
+        let text = game.to_text();
+        assert_eq!(Position::parse(&text).unwrap(), *game.position());
+        let stray = text.replacen("Ac", "2c", 1);
+        assert_eq!(
+            Position::parse(&stray).unwrap_err().message,
+            "the position holds 2c, which is not in the deck of these rules (4 cards)"
+        );
+        let pos = position_with_piles("Ac/Ad/-/-", "suits=2,ranks=2");
+        assert_eq!(pos.tableau(), "A♣  A♦  --  --\nstock 0  discards 2");
+    }
 }
