@@ -189,7 +189,10 @@ mod tests {
         use super::*;
         use std::collections::BTreeMap;
 
-        const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rng_vectors.json");
+        /// The repository's shared vectors: two levels above this crate.
+        const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/rng_vectors.json");
+        /// Compiled in, so that a moved or missing file is a build error, not a silent pass.
+        const TEXT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/rng_vectors.json"));
 
         #[derive(Debug, Clone)]
         enum Json {
@@ -310,14 +313,14 @@ mod tests {
             }
         }
 
-        /// The parsed file, or `None` while it does not exist yet.
-        fn vectors() -> Option<Json> {
-            std::fs::read_to_string(PATH).ok().map(|text| parse(&text))
+        /// The parsed file.
+        fn vectors() -> Json {
+            parse(TEXT)
         }
 
         #[test]
         fn next_u64() {
-            let Some(v) = vectors() else { return };
+            let v = vectors();
             for case in v.get("next_u64").list() {
                 let mut rng = Rng::new(case.get("seed").num());
                 let outputs: Vec<u64> = case
@@ -332,7 +335,7 @@ mod tests {
 
         #[test]
         fn below() {
-            let Some(v) = vectors() else { return };
+            let v = vectors();
             for case in v.get("below").list() {
                 let seed = case.get("seed").num();
                 let mut rng = Rng::new(seed);
@@ -352,7 +355,7 @@ mod tests {
 
         #[test]
         fn game_seeds() {
-            let Some(v) = vectors() else { return };
+            let v = vectors();
             for case in v.get("game_seed").list() {
                 let (seed, index) = (case.get("seed").num(), case.get("index").num());
                 assert_eq!(
@@ -365,7 +368,7 @@ mod tests {
 
         #[test]
         fn decks() {
-            let Some(v) = vectors() else { return };
+            let v = vectors();
             for case in v.get("deck_from_seed").list() {
                 let deck: Vec<String> = deck_from_seed(case.get("seed").num(), &Rules::standard())
                     .iter()
@@ -377,7 +380,7 @@ mod tests {
 
         #[test]
         fn strategy_stream() {
-            let Some(v) = vectors() else { return };
+            let v = vectors();
             for case in v.get("strategy_stream").list() {
                 let (_, mut rng) =
                     deck_from_seed_and_stream(case.get("seed").num(), &Rules::standard());
