@@ -5,14 +5,14 @@
 //! Indices are taken modulo 2⁶⁴, as `game_seed` does.
 
 use crate::cards::DECK_SIZE;
-use crate::game::Position;
+use crate::game::{Game, Move, Position};
 use crate::rng::{game_seed, shuffle, Rng};
 use crate::rules::Rules;
 use crate::stats::Stats;
 use crate::strategies::Strategy;
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The most games per thread between two checks for Ctrl-C by the bindings:
 /// tens of milliseconds of random play-outs.
@@ -39,22 +39,6 @@ pub fn play_game<S: Strategy + ?Sized>(
     pos.deal_from(&deck);
     strategy.play_out(pos, &mut rng);
     pos.score()
-}
-
-/// Games `start .. start + count` (modulo 2⁶⁴) of master seed `seed`, on this thread.
-pub fn run_games<S: Strategy + ?Sized>(
-    strategy: &S,
-    rules: Rules,
-    seed: u64,
-    start: u64,
-    count: u64,
-) -> Stats {
-    let mut stats = Stats::empty();
-    let mut pos = Position::from_deck(&crate::rng::deck_from_seed(0), rules);
-    for i in 0..count {
-        stats.record(play_game(strategy, &mut pos, seed, start.wrapping_add(i)));
-    }
-    stats
 }
 
 /// Where a run's games are played.
@@ -98,6 +82,46 @@ impl Pool {
         }
     }
 
+    /// Folds items `0..count` on this pool: each thread keeps a scratch value made by
+    /// `scratch` and an accumulator starting at `A::default()`, `step` adds item i to
+    /// them, and `join` combines the accumulators of consecutive ranges, in order (so
+    /// that an accumulator that lists its items lists them in index order, at any
+    /// thread count). The one place where a batch chooses its threads.
+    pub fn fold<A, W>(
+        &self,
+        count: u64,
+        scratch: impl Fn() -> W + Sync + Send,
+        step: impl Fn(&mut W, &mut A, u64) + Sync + Send,
+        join: impl Fn(A, A) -> A + Sync + Send,
+    ) -> A
+    where
+        A: Default + Send,
+        W: Send,
+    {
+        let parallel = || {
+            (0..count)
+                .into_par_iter()
+                .fold(
+                    || (scratch(), A::default()),
+                    |(mut work, mut acc), i| {
+                        step(&mut work, &mut acc, i);
+                        (work, acc)
+                    },
+                )
+                .map(|(_, acc)| acc)
+                .reduce(A::default, &join)
+        };
+        match self {
+            Pool::Current => {
+                let (mut work, mut acc) = (scratch(), A::default());
+                (0..count).for_each(|i| step(&mut work, &mut acc, i));
+                acc
+            }
+            Pool::Global => parallel(),
+            Pool::Dedicated(pool) => pool.install(parallel),
+        }
+    }
+
     /// Games `start .. start + count` of master seed `seed`, on this pool.
     pub fn run<S: Strategy + ?Sized>(
         &self,
@@ -107,35 +131,16 @@ impl Pool {
         start: u64,
         count: u64,
     ) -> Stats {
-        let parallel = || {
-            (0..count)
-                .into_par_iter()
-                .fold(
-                    || {
-                        (
-                            Stats::empty(),
-                            Position::from_deck(&crate::rng::deck_from_seed(0), rules),
-                        )
-                    },
-                    |(mut stats, mut pos), i| {
-                        stats.record(play_game(strategy, &mut pos, seed, start.wrapping_add(i)));
-                        (stats, pos)
-                    },
-                )
-                .map(|(stats, _)| stats)
-                .reduce(Stats::empty, |a, b| {
-                    a.merge(&b).expect("a chunk's counts fit in u64")
-                })
-        };
-        match self {
-            Pool::Current => run_games(strategy, rules, seed, start, count),
-            Pool::Global => parallel(),
-            Pool::Dedicated(pool) => pool.install(parallel),
-        }
+        self.fold(
+            count,
+            || new_position(rules),
+            |pos, stats: &mut Stats, i| {
+                stats.record(play_game(strategy, pos, seed, start.wrapping_add(i)))
+            },
+            |a, b| a.merge(&b).expect("a chunk's counts fit in u64"),
+        )
     }
-}
 
-impl Pool {
     /// Every game's score, in game-index order, for games `start .. start + count`
     /// of master seed `seed` on this pool (the same at any thread count).
     pub fn run_scores<S: Strategy + ?Sized>(
@@ -146,26 +151,23 @@ impl Pool {
         start: u64,
         count: u64,
     ) -> Vec<u8> {
-        let new_position = || Position::from_deck(&crate::rng::deck_from_seed(0), rules);
-        let parallel = || {
-            (0..count)
-                .into_par_iter()
-                .map_init(new_position, |pos, i| {
-                    play_game(strategy, pos, seed, start.wrapping_add(i)) as u8
-                })
-                .collect()
-        };
-        match self {
-            Pool::Current => {
-                let mut pos = new_position();
-                (0..count)
-                    .map(|i| play_game(strategy, &mut pos, seed, start.wrapping_add(i)) as u8)
-                    .collect()
-            }
-            Pool::Global => parallel(),
-            Pool::Dedicated(pool) => pool.install(parallel),
-        }
+        self.fold(
+            count,
+            || new_position(rules),
+            |pos, scores: &mut Vec<u8>, i| {
+                scores.push(play_game(strategy, pos, seed, start.wrapping_add(i)) as u8)
+            },
+            |mut a, b| {
+                a.extend_from_slice(&b);
+                a
+            },
+        )
     }
+}
+
+/// A position to deal the games of a run into (reused, see [`play_game`]).
+fn new_position(rules: Rules) -> Position {
+    Position::from_deck(&crate::rng::deck_from_seed(0), rules)
 }
 
 /// The chunks of a run of `games` games from `start` (up to 2⁶⁴ of them, indices
@@ -221,6 +223,12 @@ impl AdaptiveChunks {
         Some(chunk)
     }
 
+    /// The next chunk of at most `most` games, whatever the timings said.
+    pub fn next_chunk_of(&mut self, most: u64) -> Option<(u64, u64)> {
+        self.size = most;
+        self.next_chunk()
+    }
+
     /// Adapt the size of the next chunks to the time the last one took.
     pub fn took(&mut self, elapsed: Duration) {
         if elapsed < CHUNK_TIME / 2 {
@@ -228,6 +236,121 @@ impl AdaptiveChunks {
         } else if elapsed > CHUNK_TIME * 2 {
             self.size = (self.size / 2).max(self.least);
         }
+    }
+}
+
+/// A run of seeded games played chunk by chunk, so that its caller can look for
+/// cancellation (the bindings: Ctrl-C) between two chunks and let other work run
+/// while one plays (the bindings release the GIL). It adds up the statistics and,
+/// when asked to, every game's score in game-index order.
+pub struct ChunkedRun {
+    chunks: AdaptiveChunks,
+    rules: Rules,
+    seed: u64,
+    stats: Stats,
+    scores: Option<Vec<u8>>,
+}
+
+/// The most games of a strategy that is asked through a callback per chunk.
+pub const CALLBACK_CHUNK: u64 = 64;
+
+/// Why a strategy asked through a callback ([`ChunkedRun::play_chunk_with`]) stopped a run.
+#[derive(Debug)]
+pub enum AskError<E> {
+    /// The callback itself failed.
+    Callback(E),
+    /// The callback changed the game's history (played or undid moves) instead of
+    /// returning a move; `position` is the R6.5 text of the game as it left it.
+    Changed { position: String },
+    /// The callback returned a move that is illegal in the position `position`.
+    Illegal {
+        mv: Move,
+        position: String,
+        error: Error,
+    },
+}
+
+impl ChunkedRun {
+    /// Games `start .. start + games` (modulo 2⁶⁴) of master seed `seed`, in chunks
+    /// sized for `threads` threads (see [`AdaptiveChunks`]).
+    pub fn new(
+        rules: Rules,
+        seed: u64,
+        start: u64,
+        games: u128,
+        threads: usize,
+        keep_scores: bool,
+    ) -> ChunkedRun {
+        ChunkedRun {
+            chunks: AdaptiveChunks::new(start, games, threads),
+            rules,
+            seed,
+            stats: Stats::empty(),
+            scores: keep_scores.then(Vec::new),
+        }
+    }
+
+    /// Plays the next chunk with `strategy` on `pool`; false when the run was
+    /// already complete. `ValueError` when a count would pass 2⁶⁴ - 1.
+    pub fn play_chunk<S: Strategy + ?Sized>(&mut self, pool: &Pool, strategy: &S) -> Result<bool> {
+        let Some((first, count)) = self.chunks.next_chunk() else {
+            return Ok(false);
+        };
+        let began = Instant::now();
+        let (rules, seed) = (self.rules, self.seed);
+        let part = match &mut self.scores {
+            None => pool.run(strategy, rules, seed, first, count),
+            Some(scores) => {
+                let part = pool.run_scores(strategy, rules, seed, first, count);
+                scores.extend_from_slice(&part);
+                Stats::from_scores(&part)?
+            }
+        };
+        self.stats = self.stats.merge(&part)?;
+        self.chunks.took(began.elapsed());
+        Ok(true)
+    }
+
+    /// Plays the next chunk (at most [`CALLBACK_CHUNK`] games) on this thread with a
+    /// strategy asked through `choose`, which is called on each game that is not
+    /// over, with the game's history as the engine left it (empty at a game's
+    /// first question), and returns the move to play; false when the run was already
+    /// complete. The callback may draw from the game's stream, nothing else.
+    pub fn play_chunk_with<E>(
+        &mut self,
+        mut choose: impl FnMut(&mut Game) -> std::result::Result<Move, E>,
+    ) -> std::result::Result<bool, AskError<E>> {
+        let Some((first, count)) = self.chunks.next_chunk_of(CALLBACK_CHUNK) else {
+            return Ok(false);
+        };
+        for i in 0..count {
+            let index = first.wrapping_add(i);
+            let mut game = Game::from_seed(game_seed(self.seed, index), self.rules);
+            while !game.is_over() {
+                let played = game.history().len();
+                let mv = choose(&mut game).map_err(AskError::Callback)?;
+                if game.history().len() != played {
+                    return Err(AskError::Changed {
+                        position: game.to_text(),
+                    });
+                }
+                game.play(mv).map_err(|error| AskError::Illegal {
+                    mv,
+                    position: game.to_text(),
+                    error,
+                })?;
+            }
+            self.stats.record(game.score());
+            if let Some(scores) = &mut self.scores {
+                scores.push(game.score() as u8);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The statistics of the run and, when kept, every game's score.
+    pub fn finish(self) -> (Stats, Option<Vec<u8>>) {
+        (self.stats, self.scores)
     }
 }
 
@@ -247,7 +370,6 @@ pub fn simulate<S: Strategy + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::strategies::{Builtin, Random};
 
     /// The play-out loop gives what playing the documented random strategy on a
@@ -344,7 +466,9 @@ mod tests {
             let slow = sizes.len() == 5;
             chunks.took(if slow { CHUNK_TIME * 3 } else { Duration::ZERO });
         }
-        let expected: Vec<u64> = (0..1000u64).map(|i| (u64::MAX - 2).wrapping_add(i)).collect();
+        let expected: Vec<u64> = (0..1000u64)
+            .map(|i| (u64::MAX - 2).wrapping_add(i))
+            .collect();
         assert_eq!(covered, expected);
         assert_eq!(sizes[..7], [2, 4, 8, 16, 32, 16, 32]);
         let mut big = AdaptiveChunks::new(0, u128::from(u64::MAX) + 1, 1);

@@ -122,8 +122,16 @@ impl Stats {
         // The exact endpoints when no game or every game is won: the formula's
         // rounding would otherwise leave the bound a hair (~1e-17) inside.
         let wins = u128::from(self.wins());
-        let low = if wins == 0 { 0.0 } else { py_max(0.0, center - half) };
-        let high = if wins == n { 1.0 } else { py_min(1.0, center + half) };
+        let low = if wins == 0 {
+            0.0
+        } else {
+            py_max(0.0, center - half)
+        };
+        let high = if wins == n {
+            1.0
+        } else {
+            py_min(1.0, center + half)
+        };
         (low, high)
     }
 
@@ -162,6 +170,25 @@ impl fmt::Display for Stats {
             self.mean_score()
         )
     }
+}
+
+/// The games of two runs, one after the other, each given as its statistics and
+/// its per-game scores if it recorded them (`Stats.__add__`): the sum of the
+/// statistics, with the scores of both when both recorded them; a run of no games
+/// counts as an empty record, so that it keeps the other's scores. `ValueError` if
+/// a count overflows.
+pub fn concat(runs: [(&Stats, Option<&[u8]>); 2]) -> Result<(Stats, Option<Vec<u8>>)> {
+    let stats = runs[0].0.merge(runs[1].0)?;
+    let parts: Vec<Option<&[u8]>> = runs
+        .iter()
+        .filter(|(stats, _)| stats.games() > 0)
+        .map(|&(_, scores)| scores)
+        .collect();
+    let scores = match parts.into_iter().collect::<Option<Vec<&[u8]>>>() {
+        Some(parts) if !parts.is_empty() => Some(parts.concat()),
+        _ => None,
+    };
+    Ok((stats, scores))
 }
 
 fn scores_mismatch() -> Error {
