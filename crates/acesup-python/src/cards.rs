@@ -68,7 +68,7 @@ py_methods!(PyCard [value] {
     #[classmethod]
     fn from_index(_cls: &Bound<'_, PyType>, index: &Bound<'_, PyAny>) -> PyResult<Self> {
         let i = int_arg(index, "a card index", 0, Some(DECK_SIZE as i128), CardError::new_err)?;
-        Ok(PyCard(Card::from_index(i).or_py()?))
+        Ok(PyCard(Card::from_index(i as usize).or_py()?))
     }
 
     /// The rank number, 2..14 (A = 14).

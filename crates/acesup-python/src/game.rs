@@ -9,7 +9,9 @@ use crate::moves::PyMove;
 use crate::protocols::{display, lock, py_methods};
 use crate::rules::PyRules;
 use acesup::cards::{self, Card};
-use acesup::game::{self, Game, Move, PILES};
+use acesup::game::Game;
+use acesup::moves::Move;
+use acesup::position::Position;
 use acesup::rng::Rng;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -117,10 +119,9 @@ py_methods!(PyGame [mutable, equatable] {
         seed: Arg<'_>,
     ) -> PyResult<Py<Self>> {
         let cards = deck_arg(deck)?;
-        let deck = cards::check_deck(&cards).or_py()?;
         let rules = rules_arg(rules)?;
         let seed = seed.or(0, |s| seed_arg(s, "seed"))?;
-        PyGame::new_object(cls.py(), Game::from_deck(&deck, rules, seed).or_py()?)
+        PyGame::new_object(cls.py(), Game::from_deck(&cards, rules, seed).or_py()?)
     }
 
     /// The position of R6.5 text, with no history and the strategy stream `Rng(seed)`.
@@ -132,7 +133,7 @@ py_methods!(PyGame [mutable, equatable] {
         seed: Arg<'_>,
     ) -> PyResult<Py<Self>> {
         let text = str_arg(text, |t| format!("a position text must be a str, got {t}"))?;
-        let pos = game::Position::parse(&text).or_py()?;
+        let pos = Position::parse(&text).or_py()?;
         let seed = seed.or(0, |s| seed_arg(s, "seed"))?;
         PyGame::new_object(cls.py(), Game::from_position(pos, Rng::new(seed)))
     }
@@ -146,7 +147,7 @@ py_methods!(PyGame [mutable, equatable] {
     #[getter]
     fn piles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let game = self.snapshot();
-        let piles = (0..PILES)
+        let piles = (0..game.position().piles())
             .map(|p| card_tuple(py, game.position().pile(p)))
             .collect::<PyResult<Vec<_>>>()?;
         PyTuple::new(py, piles)

@@ -3,7 +3,7 @@
 use crate::arguments::{int_arg, int_object, str_arg, Arg};
 use crate::errors::{py_err, MoveError, OrPyErr};
 use crate::protocols::py_methods;
-use acesup::game::{self, Move, PILES};
+use acesup::moves::{self, Move, MAX_PILES};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -21,9 +21,19 @@ use pyo3::types::PyType;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PyMove(pub Move);
 
-/// A pile argument: an int from 0 to 3, else `MoveError` (`TypeError` for a non-int).
+/// A pile argument: an int from 0 to 4, else `MoveError` (`TypeError` for a non-int).
 fn pile_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
-    int_arg(value, name, 0, Some(PILES as i128), MoveError::new_err)
+    int_arg(value, name, 0, Some(MAX_PILES as i128), MoveError::new_err)
+}
+
+/// The Python `repr` of a move: `Move.discard(2)`, `Move.fill(2, 0, index=3)`, `Move.deal()`.
+pub fn move_repr(mv: Move) -> String {
+    match mv {
+        Move::Discard(p) => format!("Move.discard({p})"),
+        Move::Fill { src, dst, index: 0 } => format!("Move.fill({src}, {dst})"),
+        Move::Fill { src, dst, index } => format!("Move.fill({src}, {dst}, index={index})"),
+        Move::Deal => "Move.deal()".to_string(),
+    }
 }
 
 fn parse_move(text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
@@ -40,7 +50,7 @@ py_methods!(PyMove [value] {
     /// Discard the top card of `pile` (R2.1).
     #[classmethod]
     fn discard(_cls: &Bound<'_, PyType>, pile: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyMove(Move::discard(pile_arg(pile, "pile")?).or_py()?))
+        Ok(PyMove(Move::discard(pile_arg(pile, "pile")? as u8).or_py()?))
     }
 
     /// Move the card at `index` of pile src (from the top) onto the empty pile dst (R2.2).
@@ -59,13 +69,11 @@ py_methods!(PyMove [value] {
                 let i = int_object(&i, "index", 0, None, MoveError::new_err)?;
                 // Moves hold 64-bit indices: a larger one is refused (no position has
                 // a card there anyway).
-                i128::from(
-                    i.extract::<u64>()
-                        .map_err(|_| py_err(game::index_too_large(&i)))?,
-                )
+                i.extract::<u64>()
+                    .map_err(|_| py_err(moves::index_too_large(&i)))?
             }
         };
-        Ok(PyMove(Move::fill(src, dst, index).or_py()?))
+        Ok(PyMove(Move::fill(src as u8, dst as u8, index).or_py()?))
     }
 
     /// Deal four cards from the stock (R2.3).
@@ -123,7 +131,7 @@ py_methods!(PyMove [value] {
     }
 
     fn __repr__(&self) -> String {
-        self.0.repr()
+        move_repr(self.0)
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyType>, (String,))> {

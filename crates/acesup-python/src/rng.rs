@@ -1,6 +1,6 @@
 //! `Rng`, `game_seed` and `deck_from_seed`: the generator of docs/RNG.md.
 
-use crate::arguments::{int_arg, seed_arg, value_error, U64_END};
+use crate::arguments::{int_arg, rules_arg, seed_arg, value_error, U64_END};
 use crate::cards::card_objects;
 use crate::protocols::{lock, py_methods};
 use acesup::rng::{self, Rng};
@@ -69,13 +69,17 @@ pub fn game_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<
     Ok(rng::game_seed(seed, index))
 }
 
-/// The deck that `Game.from_seed(seed)` deals, in deal order.
+/// The deck that `Game.from_seed(seed, rules)` deals, in deal order: the layout's
+/// cards (`rules.deck()`) shuffled (RNG.md).
 #[pyfunction]
+#[pyo3(signature = (seed, rules = None))]
 pub fn deck_from_seed<'py>(
     py: Python<'py>,
     seed: &Bound<'py, PyAny>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let deck = rng::deck_from_seed(seed_arg(seed, "seed")?);
+    let seed = seed_arg(seed, "seed")?;
+    let deck = rng::deck_from_seed(seed, &rules_arg(rules)?);
     let objects = card_objects(py)?;
     PyList::new(py, deck.iter().map(|c| &objects[c.index()]))
 }

@@ -1,15 +1,17 @@
 //! `Rules`: the rule options as a value, made from keywords, presets or text.
 
 use crate::arguments::{repr, str_arg};
-use crate::errors::{py_err, OrPyErr};
+use crate::cards::card_tuple;
+use crate::errors::OrPyErr;
 use crate::protocols::py_methods;
-use acesup::rules::{self, Rules};
+use acesup::rules::{self, OptionValue, Rules};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString, PyType};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 
-/// The rule options of R5, an immutable value: `Rules(*, fill="top", deal="free",
-/// relocate_single=False, ace_high=True)`.
+/// The rule options of R5, an immutable value, with the layout they give (R1.4):
+/// `Rules(*, fill="top", deal="free", relocate_single=False, ace_high=True,
+/// piles=4, suits=4, ranks=13, deal_to="all")`.
 #[pyclass(
     frozen,
     eq,
@@ -21,11 +23,12 @@ use pyo3::types::{PyBool, PyDict, PyString, PyType};
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyRules(pub Rules);
 
-/// Rules from keyword options over `base`: `RulesError` for a bad value (checked in
-/// the order fill, deal, relocate_single, ace_high, as the reference does),
+/// Rules from keyword options over `base`, each set by the engine's one parser of
+/// options (`Rules::set_option`) in the order of R6.4, as the reference checks
+/// them, then the layout checked: `RulesError` for a bad value or layout,
 /// `TypeError` for an unknown keyword.
 fn rules_with(base: Rules, options: Option<&Bound<'_, PyDict>>, place: &str) -> PyResult<Rules> {
-    let mut values: [Option<Bound<'_, PyAny>>; 4] = Default::default();
+    let mut values: [Option<Bound<'_, PyAny>>; rules::OPTIONS.len()] = Default::default();
     for (key, value) in options.into_iter().flatten() {
         let name: String = key.extract()?;
         match rules::OPTIONS.iter().position(|&o| o == name) {
@@ -39,44 +42,78 @@ fn rules_with(base: Rules, options: Option<&Bound<'_, PyDict>>, place: &str) -> 
         }
     }
     let mut rules = base;
-    let [fill, deal, relocate_single, ace_high] = values;
-    let text = |option: &str, value: &Bound<'_, PyAny>| -> PyResult<String> {
-        match value.cast::<PyString>() {
-            Ok(s) => Ok(s.to_cow()?.into_owned()),
-            Err(_) => Err(py_err(rules::option_error(option, &repr(value)?))),
-        }
-    };
-    if let Some(v) = fill {
-        let t = text("fill", &v)?;
-        rules.fill = rules::FillRule::from_name(&t)
-            .ok_or_else(|| py_err(rules::option_error("fill", &repr(&v).unwrap_or(t))))?;
-    }
-    if let Some(v) = deal {
-        let t = text("deal", &v)?;
-        rules.deal = rules::DealRule::from_name(&t)
-            .ok_or_else(|| py_err(rules::option_error("deal", &repr(&v).unwrap_or(t))))?;
-    }
-    for (option, value, slot) in [
-        (
-            "relocate_single",
-            relocate_single,
-            &mut rules.relocate_single,
-        ),
-        ("ace_high", ace_high, &mut rules.ace_high),
-    ] {
-        if let Some(v) = value {
-            match v.cast::<PyBool>() {
-                Ok(b) => *slot = b.is_true(),
-                Err(_) => return Err(py_err(rules::option_error(option, &repr(&v)?))),
-            }
+    for (option, value) in rules::OPTIONS.iter().zip(values) {
+        if let Some(value) = value {
+            set_option(&mut rules, option, &value)?;
         }
     }
+    rules.validate().or_py()?;
     Ok(rules)
+}
+
+/// `rules.<option> = value` through the engine's parser, with the Python value as
+/// the parser receives it: a bool, an int (exactly), a str, or another value's repr.
+fn set_option(rules: &mut Rules, option: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    let shown = repr(value)?;
+    let int = value
+        .is_exact_instance_of::<PyInt>()
+        .then(|| value.extract::<i64>().ok())
+        .flatten();
+    let text = match value.cast::<PyString>() {
+        Ok(s) => Some(s.to_cow()?.into_owned()),
+        Err(_) => None,
+    };
+    let given = if let Ok(flag) = value.cast_exact::<PyBool>() {
+        OptionValue::Bool(flag.is_true())
+    } else if let Some(n) = int {
+        OptionValue::Int(n)
+    } else if let Some(text) = &text {
+        OptionValue::Text(text)
+    } else {
+        OptionValue::Other(&shown)
+    };
+    rules.set_option(option, given).or_py()
+}
+
+/// The Python `repr` of rules: only the options that differ from the defaults, in
+/// the order of R6.4.
+fn rules_repr(rules: &Rules) -> String {
+    let default = Rules::standard();
+    let py_bool = |b: bool| if b { "True" } else { "False" };
+    let mut args = Vec::new();
+    if rules.fill != default.fill {
+        args.push(format!("fill='{}'", rules.fill.name()));
+    }
+    if rules.deal != default.deal {
+        args.push(format!("deal='{}'", rules.deal.name()));
+    }
+    if rules.relocate_single != default.relocate_single {
+        args.push(format!(
+            "relocate_single={}",
+            py_bool(rules.relocate_single)
+        ));
+    }
+    if rules.ace_high != default.ace_high {
+        args.push(format!("ace_high={}", py_bool(rules.ace_high)));
+    }
+    for (name, value, default) in [
+        ("piles", rules.piles, default.piles),
+        ("suits", rules.suits, default.suits),
+        ("ranks", rules.ranks, default.ranks),
+    ] {
+        if value != default {
+            args.push(format!("{name}={value}"));
+        }
+    }
+    if rules.deal_to != default.deal_to {
+        args.push(format!("deal_to='{}'", rules.deal_to.name()));
+    }
+    format!("Rules({})", args.join(", "))
 }
 
 py_methods!(PyRules [value] {
     #[new]
-    #[pyo3(signature = (**options), text_signature = "(*, fill='top', deal='free', relocate_single=False, ace_high=True)")]
+    #[pyo3(signature = (**options), text_signature = "(*, fill='top', deal='free', relocate_single=False, ace_high=True, piles=4, suits=4, ranks=13, deal_to='all')")]
     fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         Ok(PyRules(rules_with(
             Rules::standard(),
@@ -107,6 +144,19 @@ py_methods!(PyRules [value] {
     #[classmethod]
     fn reverse(_cls: &Bound<'_, PyType>) -> Self {
         PyRules(Rules::reverse())
+    }
+
+    /// `piles=5`: PySolFC's "Aces Up 5", five piles.
+    #[classmethod]
+    fn aces_up_5(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::aces_up_5())
+    }
+
+    /// `deal_to="empty"`: PySolFC's "Russian Aces", a deal fills only the empty
+    /// piles when there are any (R2.3).
+    #[classmethod]
+    fn russian_aces(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::russian_aces())
     }
 
     /// The preset of this name (R5).
@@ -149,12 +199,47 @@ py_methods!(PyRules [value] {
         self.0.ace_high
     }
 
+    #[getter]
+    fn piles(&self) -> u8 {
+        self.0.piles
+    }
+
+    #[getter]
+    fn suits(&self) -> u8 {
+        self.0.suits
+    }
+
+    #[getter]
+    fn ranks(&self) -> u8 {
+        self.0.ranks
+    }
+
+    #[getter]
+    fn deal_to(&self) -> &'static str {
+        self.0.deal_to.name()
+    }
+
+    /// D, the number of cards of the layout: suits x ranks (R1.4).
+    fn deck_size(&self) -> usize {
+        self.0.deck_size()
+    }
+
+    /// The score of a won game: every card but the top rank of each suit (R4.2).
+    fn win_score(&self) -> usize {
+        self.0.win_score()
+    }
+
+    /// The layout's cards, in index order (R1.4).
+    fn deck<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        card_tuple(py, &self.0.deck())
+    }
+
     fn __str__(&self) -> String {
         self.0.to_string()
     }
 
     fn __repr__(&self) -> String {
-        self.0.repr()
+        rules_repr(&self.0)
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {

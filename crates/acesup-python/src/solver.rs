@@ -7,7 +7,7 @@ use crate::arguments::{
 };
 use crate::errors::OrPyErr;
 use crate::game::PyGame;
-use crate::moves::PyMove;
+use crate::moves::{move_repr, PyMove};
 use crate::protocols::py_methods;
 use acesup::simulate::Pool;
 use acesup::solver::{self, Solvability};
@@ -19,6 +19,24 @@ use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
 #[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solution")]
 #[derive(PartialEq, Eq, Hash)]
 pub struct PySolution(solver::Solution);
+
+/// The Python `repr` of a solution: `Solution(winnable=True, moves=(Move.deal(),), nodes=3)`.
+fn solution_repr(solution: &solver::Solution) -> String {
+    let moves: Vec<String> = solution.moves.iter().map(|&m| move_repr(m)).collect();
+    let moves = match moves.len() {
+        1 => format!("({},)", moves[0]),
+        _ => format!("({})", moves.join(", ")),
+    };
+    let verdict = match solution.winnable {
+        Some(true) => "True",
+        Some(false) => "False",
+        None => "None",
+    };
+    format!(
+        "Solution(winnable={verdict}, moves={moves}, nodes={})",
+        solution.nodes
+    )
+}
 
 /// A verdict argument: True, False or None.
 fn verdict_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
@@ -156,7 +174,7 @@ py_methods!(PySolution [value] {
     }
 
     fn __repr__(&self) -> String {
-        self.0.repr()
+        solution_repr(&self.0)
     }
 
     fn __str__(&self) -> String {

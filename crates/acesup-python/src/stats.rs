@@ -4,7 +4,7 @@
 use crate::arguments::{int_object, repr, type_name, value_error};
 use crate::errors::OrPyErr;
 use crate::protocols::{display, py_methods};
-use acesup::stats::{self, Stats, SCORES};
+use acesup::stats::{self, Stats, MAX_SCORES};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -53,6 +53,12 @@ impl PyStats {
     }
 }
 
+/// The Python `repr` of statistics: `Stats(histogram=(...))`.
+fn stats_repr(stats: &Stats) -> String {
+    let counts: Vec<String> = stats.histogram().iter().map(u64::to_string).collect();
+    format!("Stats(histogram=({}))", counts.join(", "))
+}
+
 /// The bytes of a `scores` argument: any flat buffer of unsigned bytes.
 fn scores_arg(scores: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     let py = scores.py();
@@ -91,7 +97,7 @@ py_methods!(PyStats [value, summable, equatable] {
             || !histogram.is_instance(iterable)?
         {
             return Err(PyTypeError::new_err(format!(
-                "histogram must be a sequence of {SCORES} ints, got {}",
+                "histogram must be a sequence of {MAX_SCORES} ints, got {}",
                 type_name(histogram)
             )));
         }
@@ -121,7 +127,7 @@ py_methods!(PyStats [value, summable, equatable] {
     /// No games: the neutral element of `+`.
     #[classmethod]
     fn empty(_cls: &Bound<'_, PyType>) -> Self {
-        PyStats::new_value(Stats::empty())
+        PyStats::new_value(Stats::default())
     }
 
     #[getter]
@@ -202,7 +208,7 @@ py_methods!(PyStats [value, summable, equatable] {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let histogram = self.stats.repr();
+        let histogram = stats_repr(&self.stats);
         Ok(match &self.scores {
             None => histogram,
             Some(bytes) => format!(

@@ -4,9 +4,11 @@
 //! on (s, i) alone and a run gives the same [`Stats`] on any number of threads.
 //! Indices are taken modulo 2⁶⁴, as `game_seed` does.
 
-use crate::cards::DECK_SIZE;
-use crate::game::{Game, Move, Position};
-use crate::rng::{game_seed, shuffle, Rng};
+use crate::cards::{Card, DECK_SIZE};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rng::{game_seed, shuffle_slice, Rng};
 use crate::rules::Rules;
 use crate::stats::Stats;
 use crate::strategies::Strategy;
@@ -25,20 +27,42 @@ pub const CHUNK_TIME: Duration = Duration::from_millis(40);
 /// (the results do not depend on it).
 pub const MAX_THREADS: usize = 256;
 
-/// The score of game `index` of master seed `seed`, played in `pos` (reused, so
-/// that nothing is allocated per game).
-#[inline]
-pub fn play_game<S: Strategy + ?Sized>(
-    strategy: &S,
-    pos: &mut Position,
-    seed: u64,
-    index: u64,
-) -> usize {
-    let mut rng = Rng::new(game_seed(seed, index));
-    let deck: [_; DECK_SIZE] = shuffle(&mut rng);
-    pos.deal_from(&deck);
-    strategy.play_out(pos, &mut rng);
-    pos.score()
+/// What a thread keeps from game to game: the position it plays in and the
+/// layout's deck in index order, so that nothing is allocated per game.
+#[derive(Clone)]
+pub struct Table {
+    pos: Position,
+    deck: [Card; DECK_SIZE],
+}
+
+impl Table {
+    pub fn new(rules: Rules) -> Table {
+        let mut deck = [Card::default(); DECK_SIZE];
+        let layout = rules.deck();
+        deck[..layout.len()].copy_from_slice(&layout);
+        Table {
+            pos: Position::from_deck(&layout, rules),
+            deck,
+        }
+    }
+
+    /// The score of game `index` of master seed `seed`: `Game.from_seed(game_seed(seed,
+    /// index))` played to its end by `strategy`.
+    #[inline]
+    pub fn play_game<S: Strategy + ?Sized>(
+        &mut self,
+        strategy: &S,
+        seed: u64,
+        index: u64,
+    ) -> usize {
+        let mut rng = Rng::new(game_seed(seed, index));
+        let mut deck = self.deck;
+        let deck = &mut deck[..self.pos.rules().deck_size()];
+        shuffle_slice(deck, &mut rng);
+        self.pos.deal_from(deck);
+        strategy.play_out(&mut self.pos, &mut rng);
+        self.pos.score()
+    }
 }
 
 /// Where a run's games are played.
@@ -83,37 +107,38 @@ impl Pool {
     }
 
     /// Folds items `0..count` on this pool: each thread keeps a scratch value made by
-    /// `scratch` and an accumulator starting at `A::default()`, `step` adds item i to
+    /// `scratch` and an accumulator starting at `empty()`, `step` adds item i to
     /// them, and `join` combines the accumulators of consecutive ranges, in order (so
     /// that an accumulator that lists its items lists them in index order, at any
     /// thread count). The one place where a batch chooses its threads.
     pub fn fold<A, W>(
         &self,
         count: u64,
+        empty: impl Fn() -> A + Sync + Send,
         scratch: impl Fn() -> W + Sync + Send,
         step: impl Fn(&mut W, &mut A, u64) + Sync + Send,
         join: impl Fn(A, A) -> A + Sync + Send,
     ) -> A
     where
-        A: Default + Send,
+        A: Send,
         W: Send,
     {
         let parallel = || {
             (0..count)
                 .into_par_iter()
                 .fold(
-                    || (scratch(), A::default()),
+                    || (scratch(), empty()),
                     |(mut work, mut acc), i| {
                         step(&mut work, &mut acc, i);
                         (work, acc)
                     },
                 )
                 .map(|(_, acc)| acc)
-                .reduce(A::default, &join)
+                .reduce(&empty, &join)
         };
         match self {
             Pool::Current => {
-                let (mut work, mut acc) = (scratch(), A::default());
+                let (mut work, mut acc) = (scratch(), empty());
                 (0..count).for_each(|i| step(&mut work, &mut acc, i));
                 acc
             }
@@ -133,9 +158,10 @@ impl Pool {
     ) -> Stats {
         self.fold(
             count,
-            || new_position(rules),
-            |pos, stats: &mut Stats, i| {
-                stats.record(play_game(strategy, pos, seed, start.wrapping_add(i)))
+            || Stats::empty(rules.win_score()),
+            || Table::new(rules),
+            |table, stats: &mut Stats, i| {
+                stats.record(table.play_game(strategy, seed, start.wrapping_add(i)))
             },
             |a, b| a.merge(&b).expect("a chunk's counts fit in u64"),
         )
@@ -153,9 +179,10 @@ impl Pool {
     ) -> Vec<u8> {
         self.fold(
             count,
-            || new_position(rules),
-            |pos, scores: &mut Vec<u8>, i| {
-                scores.push(play_game(strategy, pos, seed, start.wrapping_add(i)) as u8)
+            Vec::new,
+            || Table::new(rules),
+            |table, scores: &mut Vec<u8>, i| {
+                scores.push(table.play_game(strategy, seed, start.wrapping_add(i)) as u8)
             },
             |mut a, b| {
                 a.extend_from_slice(&b);
@@ -163,11 +190,6 @@ impl Pool {
             },
         )
     }
-}
-
-/// A position to deal the games of a run into (reused, see [`play_game`]).
-fn new_position(rules: Rules) -> Position {
-    Position::from_deck(&crate::rng::deck_from_seed(0), rules)
 }
 
 /// The chunks of a run of `games` games from `start` (up to 2⁶⁴ of them, indices
@@ -285,7 +307,7 @@ impl ChunkedRun {
             chunks: AdaptiveChunks::new(start, games, threads),
             rules,
             seed,
-            stats: Stats::empty(),
+            stats: Stats::empty(rules.win_score()),
             scores: keep_scores.then(Vec::new),
         }
     }
@@ -303,7 +325,7 @@ impl ChunkedRun {
             Some(scores) => {
                 let part = pool.run_scores(strategy, rules, seed, first, count);
                 scores.extend_from_slice(&part);
-                Stats::from_scores(&part)?
+                Stats::from_scores(&part, rules.win_score())?
             }
         };
         self.stats = self.stats.merge(&part)?;
@@ -381,10 +403,23 @@ mod tests {
             Rules::easy(),
             Rules::strict(),
             Rules::reverse(),
+            Rules::aces_up_5(),
+            Rules::russian_aces(),
+            Rules {
+                deal: crate::rules::DealRule::Any,
+                ..Rules::easy()
+            },
+            Rules {
+                suits: 2,
+                ranks: 5,
+                piles: 5,
+                ..Rules::russian_aces()
+            },
         ] {
-            let mut pos = Position::from_deck(&crate::rng::deck_from_seed(0), rules);
+            let mut table = Table::new(rules);
             for i in 0..300 {
-                let score = play_game(&Random, &mut pos, 7, i);
+                let score = table.play_game(&Random, 7, i);
+                let pos = &table.pos;
                 let mut game = Game::from_seed(game_seed(7, i), rules);
                 while let Some(mv) = {
                     let mut rng = *game.rng();
@@ -400,12 +435,14 @@ mod tests {
                     let mut d = p.discards().to_vec();
                     d.sort();
                     (
-                        (0..4).map(|i| p.pile(i).to_vec()).collect::<Vec<_>>(),
+                        (0..p.piles())
+                            .map(|i| p.pile(i).to_vec())
+                            .collect::<Vec<_>>(),
                         p.stock().to_vec(),
                         d,
                     )
                 };
-                assert_eq!(sorted(&pos), sorted(game.position()));
+                assert_eq!(sorted(pos), sorted(game.position()));
                 pos.check_invariants();
             }
         }
@@ -430,7 +467,7 @@ mod tests {
         let scores = Pool::new(Some(1))
             .unwrap()
             .run_scores(&strategy, rules, 3, 0, 5000);
-        assert_eq!(Stats::from_scores(&scores).unwrap(), one);
+        assert_eq!(Stats::from_scores(&scores, 48).unwrap(), one);
         for threads in [None, Some(2), Some(3)] {
             assert_eq!(
                 Pool::new(threads)

@@ -8,7 +8,8 @@
 //! the plain search (every legal move, no pruning) by the tests at the bottom.
 
 use crate::cards::Card;
-use crate::game::{Move, Position, PILES};
+use crate::moves::Move;
+use crate::position::Position;
 use crate::rng::{deck_from_seed, game_seed};
 use crate::rules::{self, DealRule, FillRule, LegalMoves, Rules};
 use crate::simulate::{chunks, Pool};
@@ -62,20 +63,6 @@ impl Solution {
             nodes,
         })
     }
-
-    /// The Python `repr`: `Solution(winnable=True, moves=(Move.deal(),), nodes=3)`.
-    pub fn repr(&self) -> String {
-        let moves: Vec<String> = self.moves.iter().map(|m| m.repr()).collect();
-        let moves = match moves.len() {
-            1 => format!("({},)", moves[0]),
-            _ => format!("({})", moves.join(", ")),
-        };
-        format!(
-            "Solution(winnable={}, moves={moves}, nodes={})",
-            py_verdict(self.winnable),
-            self.nodes
-        )
-    }
 }
 
 impl fmt::Display for Solution {
@@ -112,6 +99,11 @@ pub fn solve(pos: &Position, limits: &Limits) -> Solution {
 
 // ---------------------------------------------------------------------------
 // The search state
+
+/// The piles of the layouts this search knows: the standard four, of the 52-card
+/// deck, under `deal="free"` or `"stuck"` and `deal_to="all"` (the rewrite over
+/// `rules::Tableau` lifts this).
+const PILES: usize = 4;
 
 /// The most cards a pile can hold.
 const CARDS: usize = 52;
@@ -317,9 +309,15 @@ impl Deal {
         let empty = s.empty();
         // Without an empty pile no fill is legal, whatever the choices.
         let choices = if empty == 0 {
-            [0; PILES]
+            [0; crate::moves::MAX_PILES]
         } else {
-            [0, 1, 2, 3].map(|p| self.fill_choices(s, p))
+            [0, 1, 2, 3, 4].map(|p| {
+                if p < PILES {
+                    self.fill_choices(s, p)
+                } else {
+                    0
+                }
+            })
         };
         let real_fill = empty != 0 && (0..PILES).any(|p| choices[p] > 0 && s.heights[p] >= 2);
         let deal = self.stock_left(s) > 0
@@ -1184,9 +1182,9 @@ impl Solvability {
     /// `k` games won out of these games, as `Stats`, which owns the arithmetic of
     /// rates and Wilson intervals that both engines share (API.md).
     fn as_stats(&self, k: u64) -> Stats {
-        let mut histogram = [0u64; crate::stats::SCORES];
+        let mut histogram = [0u64; crate::stats::MAX_SCORES];
         histogram[0] = self.games() - k;
-        histogram[crate::stats::SCORES - 1] = k;
+        histogram[crate::stats::MAX_SCORES - 1] = k;
         Stats::from_histogram(&histogram).expect("49 counts")
     }
 
@@ -1240,7 +1238,7 @@ fn too_many_games() -> Error {
 
 /// The start of game `index` of master seed `seed` (RNG.md, `game_seed`).
 fn seeded_position(seed: u64, index: u64, rules: Rules) -> Position {
-    Position::from_deck(&deck_from_seed(game_seed(seed, index)), rules)
+    Position::from_deck(&deck_from_seed(game_seed(seed, index), &rules), rules)
 }
 
 /// How many games each thread solves between two looks at the cancel flag.
@@ -1276,6 +1274,7 @@ pub fn solvability(
     let chunk = |first: u64, count: u64| {
         pool.fold(
             count,
+            Solvability::default,
             Solver::new,
             |solver, tally, i| solve_one(solver, tally, first.wrapping_add(i)),
             |a: Solvability, b| a.merge(&b).expect("a chunk's games fit in 64 bits"),
@@ -1313,6 +1312,7 @@ mod tests {
                             deal,
                             relocate_single,
                             ace_high,
+                            ..Rules::standard()
                         });
                     }
                 }
@@ -1411,7 +1411,8 @@ mod tests {
         (0..count)
             .map(|i| {
                 let rules = rules[i % rules.len()];
-                let deck = crate::rng::shuffle(&mut rng);
+                let mut deck = rules.deck();
+                crate::rng::shuffle_slice(&mut deck, &mut rng);
                 let stock_len = 4 * rng.below(3) as usize;
                 let mut piles: [Vec<Card>; PILES] = Default::default();
                 let (mut stock, mut discards) = (Vec::new(), Vec::new());
@@ -1529,7 +1530,7 @@ mod tests {
             ("5d9d/-/3d5h/Ac", 2),
         ];
         for (piles, expected) in cases {
-            let pos = crate::game::position_with_piles(piles, "relocate_single=true");
+            let pos = crate::position::position_with_piles(piles, "relocate_single=true");
             let s = State::<CARDS>::of(&pos);
             with_search(&pos, |search| {
                 search.record = true;
@@ -1673,15 +1674,7 @@ mod tests {
             .merge(&Solvability::new(1, 0, 0).unwrap())
             .is_err());
         let line = Solution::new(Some(true), vec![Move::Deal, Move::Discard(2)], 7).unwrap();
-        assert_eq!(
-            line.repr(),
-            "Solution(winnable=True, moves=(Move.deal(), Move.discard(2)), nodes=7)"
-        );
         assert_eq!(line.to_string(), "winnable (7 nodes): deal d2");
-        assert_eq!(
-            Solution::new(None, vec![], 0).unwrap().repr(),
-            "Solution(winnable=None, moves=(), nodes=0)"
-        );
         assert!(Solution::new(Some(false), vec![Move::Deal], 0).is_err());
     }
 
