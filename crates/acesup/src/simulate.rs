@@ -71,6 +71,17 @@ impl Table {
     }
 }
 
+/// Games `start .. start + count` (modulo 2⁶⁴) of master seed `seed`, on this thread.
+pub fn run_games<S: Strategy + ?Sized>(
+    strategy: &S,
+    rules: Rules,
+    seed: u64,
+    start: u64,
+    count: u64,
+) -> Stats {
+    Pool::Current.run(strategy, rules, seed, start, count)
+}
+
 /// Where a run's games are played.
 pub enum Pool {
     /// The calling thread.
