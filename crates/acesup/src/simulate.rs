@@ -533,6 +533,71 @@ mod tests {
         assert_eq!(big.next_chunk().unwrap().1, CHUNK_PER_THREAD);
     }
 
+    /// A chunked run adds up to the run in one piece, scores included, whether the
+    /// strategy plays in the engine or is asked through a callback (which sees
+    /// each game from its start and may draw from its stream).
+    #[test]
+    fn chunked_runs_add_up() {
+        let rules = Rules {
+            piles: 5,
+            ..Rules::easy()
+        };
+        let pool = Pool::new(Some(2)).unwrap();
+        let whole = pool.run(&Random, rules, 9, u64::MAX - 50, 700);
+        let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, pool.threads(), true);
+        let mut chunks = 0;
+        while run.play_chunk(&pool, &Random).unwrap() {
+            chunks += 1;
+        }
+        assert!(chunks > 1);
+        let (stats, scores) = run.finish();
+        assert_eq!(stats, whole);
+        assert_eq!(
+            scores.unwrap(),
+            pool.run_scores(&Random, rules, 9, u64::MAX - 50, 700)
+        );
+        let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, 1, false);
+        let mut firsts = 0;
+        while run
+            .play_chunk_with(|game| {
+                firsts += usize::from(game.history().is_empty());
+                game.ask(&Random).ok_or("asked about a game that is over")
+            })
+            .unwrap()
+        {}
+        assert_eq!((run.finish(), firsts), ((whole, None), 700));
+    }
+
+    /// A callback that plays a move itself, returns an illegal move or fails stops
+    /// the run with what happened.
+    #[test]
+    fn callback_strategies_are_checked() {
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let played = run.play_chunk_with(|game| {
+            let mv = game.legal_moves()[0];
+            game.play(mv).map(|()| mv).map_err(|e| e.message)
+        });
+        assert!(matches!(played, Err(AskError::Changed { .. })));
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let illegal = run.play_chunk_with(|_| Ok::<_, ()>(Move::Discard(4)));
+        let Err(AskError::Illegal {
+            mv,
+            position,
+            error,
+        }) = illegal
+        else {
+            panic!("an illegal move was played");
+        };
+        let start = Game::from_seed(game_seed(1, 0), Rules::standard());
+        assert_eq!((mv, position), (Move::Discard(4), start.to_text()));
+        assert_eq!(error.kind, ErrorKind::IllegalMove);
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        assert!(matches!(
+            run.play_chunk_with(|_| Err("no")),
+            Err(AskError::Callback("no"))
+        ));
+    }
+
     #[test]
     fn random_play_wins_sometimes() {
         let stats = simulate(&Random, 20_000, Rules::standard(), 0, None, 0).unwrap();
