@@ -95,8 +95,8 @@ py_methods!(PyGame [mutable, equatable] {
         ))
     }
 
-    /// The game dealt from `deck_from_seed(seed)`, whose strategy stream continues
-    /// the shuffle's generator (RNG.md).
+    /// The game dealt from `deck_from_seed(seed, rules)` (the layout's deck shuffled),
+    /// whose strategy stream continues the shuffle's generator (RNG.md).
     #[classmethod]
     #[pyo3(signature = (seed, rules = None))]
     fn from_seed(
@@ -143,7 +143,7 @@ py_methods!(PyGame [mutable, equatable] {
         PyRules(*self.game().rules())
     }
 
-    /// The four piles, bottom card first.
+    /// The piles (`rules.piles` of them), bottom card first.
     #[getter]
     fn piles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let game = self.snapshot();
@@ -186,7 +186,7 @@ py_methods!(PyGame [mutable, equatable] {
         self.game().is_over()
     }
 
-    /// Over with 48 cards discarded (R4.2).
+    /// Over with the win score reached: all but the top rank of each suit discarded (R4.2).
     #[getter]
     fn is_won(&self) -> bool {
         self.game().is_won()

@@ -76,7 +76,7 @@ py_methods!(PyMove [value] {
         Ok(PyMove(Move::fill(src as u8, dst as u8, index).or_py()?))
     }
 
-    /// Deal four cards from the stock (R2.3).
+    /// Deal from the stock: a card on each pile, or on each empty one (R2.3).
     #[classmethod]
     fn deal(_cls: &Bound<'_, PyType>) -> Self {
         PyMove(Move::Deal)

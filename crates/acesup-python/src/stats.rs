@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple, PyType};
 
-/// How many games ended with each score 0..48, with the figures derived from it,
+/// How many games ended with each score 0..=win_score, with the figures derived from it,
 /// and optionally every game's score, kept as a `bytes` object so that `scores`
 /// can view it without a copy.
 #[pyclass(frozen, module = "acesup._core", name = "Stats")]
@@ -154,7 +154,7 @@ py_methods!(PyStats [value, summable, equatable] {
         self.stats.games()
     }
 
-    /// Games won: those that ended with 48 cards discarded.
+    /// Games won: those that ended with the win score (the histogram's last count).
     #[getter]
     fn wins(&self) -> u64 {
         self.stats.wins()
