@@ -1,11 +1,10 @@
 //! Python arguments as engine values, checked as the reference engine checks them:
-//! ints (anything with `__index__`, never a bool), seeds, counts, texts, rules and
-//! moves, with `TypeError` or the named exception worded as the reference words it.
+//! ints (anything with `__index__`, never a bool), seeds, counts, thread counts,
+//! game ranges and texts, with `TypeError` or the named exception worded as the
+//! reference words it. The arguments that are values of this module's classes
+//! (`rules_arg`, `move_arg`) sit beside their classes, so that no module of the
+//! crate imports another in a circle.
 
-use crate::errors::OrPyErr;
-use crate::moves::PyMove;
-use crate::rules::PyRules;
-use acesup::{Move, Rules};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -134,28 +133,6 @@ pub fn seed_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     Ok(int_arg(value, name, 0, Some(U64_END), value_error)? as u64)
 }
 
-/// `rules`, or the standard rules for None; `TypeError` for anything else.
-pub fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    match rules {
-        None => Ok(Rules::standard()),
-        Some(r) if r.is_none() => Ok(Rules::standard()),
-        Some(r) => match r.cast::<PyRules>() {
-            Ok(r) => Ok(r.get().0),
-            Err(_) => {
-                let hint = if r.is_instance_of::<PyString>() {
-                    " (use Rules.parse() for a text)"
-                } else {
-                    ""
-                };
-                Err(PyTypeError::new_err(format!(
-                    "rules must be a Rules or None, got {}{hint}",
-                    type_name(r)
-                )))
-            }
-        },
-    }
-}
-
 /// A `str` argument, or `TypeError` worded by `message(type name)`.
 pub fn str_arg(
     value: &Bound<'_, PyAny>,
@@ -165,17 +142,6 @@ pub fn str_arg(
         Ok(s) => Ok(s.to_cow()?.into_owned()),
         Err(_) => Err(PyTypeError::new_err(message(type_name(value)))),
     }
-}
-
-/// A move given as a `Move` or its text (`play`, `is_legal`).
-pub fn move_arg(value: &Bound<'_, PyAny>, place: &str) -> PyResult<Move> {
-    if let Ok(m) = value.cast::<PyMove>() {
-        return Ok(m.get().0);
-    }
-    let text = str_arg(value, |t| {
-        format!("{place} takes a Move or a move text, got {t}")
-    })?;
-    Move::parse(&text).or_py()
 }
 
 /// A count that the native engine keeps in 64 bits: a non-negative int, below 2**64.

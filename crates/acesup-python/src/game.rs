@@ -1,13 +1,11 @@
 //! `Game`: a game in progress behind a lock, and deck arguments.
 
-use crate::arguments::{
-    int_arg, move_arg, repr, rules_arg, seed_arg, str_arg, type_name, value_error, Arg, U64_END,
-};
+use crate::arguments::{int_arg, repr, seed_arg, str_arg, type_name, value_error, Arg, U64_END};
 use crate::cards::{card_tuple, PyCard};
 use crate::errors::{OrPyErr, PositionError};
-use crate::moves::PyMove;
+use crate::moves::{move_arg, PyMove};
 use crate::protocols::{display, lock, py_methods};
-use crate::rules::PyRules;
+use crate::rules::{rules_arg, PyRules};
 use acesup::cards::{self, Card};
 use acesup::game::Game;
 use acesup::moves::Move;

@@ -41,6 +41,17 @@ fn parse_move(text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
     Ok(PyMove(Move::parse(&text).or_py()?))
 }
 
+/// A move given as a `Move` or its text (`play`, `is_legal`).
+pub fn move_arg(value: &Bound<'_, PyAny>, place: &str) -> PyResult<Move> {
+    if let Ok(m) = value.cast::<PyMove>() {
+        return Ok(m.get().0);
+    }
+    let text = str_arg(value, |t| {
+        format!("{place} takes a Move or a move text, got {t}")
+    })?;
+    Move::parse(&text).or_py()
+}
+
 py_methods!(PyMove [value] {
     #[new]
     fn new(text: &Bound<'_, PyAny>) -> PyResult<Self> {

@@ -1,8 +1,9 @@
 //! `Rng`, `game_seed` and `deck_from_seed`: the generator of docs/RNG.md.
 
-use crate::arguments::{int_arg, rules_arg, seed_arg, value_error, U64_END};
+use crate::arguments::{int_arg, seed_arg, value_error, U64_END};
 use crate::cards::card_objects;
 use crate::protocols::{lock, py_methods};
+use crate::rules::rules_arg;
 use acesup::rng::{self, Rng};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyType};

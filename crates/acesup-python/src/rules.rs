@@ -1,6 +1,6 @@
 //! `Rules`: the rule options as a value, made from keywords, presets or text.
 
-use crate::arguments::{repr, str_arg};
+use crate::arguments::{repr, str_arg, type_name};
 use crate::cards::card_tuple;
 use crate::errors::OrPyErr;
 use crate::protocols::py_methods;
@@ -73,6 +73,28 @@ fn set_option(rules: &mut Rules, option: &str, value: &Bound<'_, PyAny>) -> PyRe
         OptionValue::Other(&shown)
     };
     rules.set_option(option, given).or_py()
+}
+
+/// `rules`, or the standard rules for None; `TypeError` for anything else.
+pub fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+    match rules {
+        None => Ok(Rules::standard()),
+        Some(r) if r.is_none() => Ok(Rules::standard()),
+        Some(r) => match r.cast::<PyRules>() {
+            Ok(r) => Ok(r.get().0),
+            Err(_) => {
+                let hint = if r.is_instance_of::<PyString>() {
+                    " (use Rules.parse() for a text)"
+                } else {
+                    ""
+                };
+                Err(PyTypeError::new_err(format!(
+                    "rules must be a Rules or None, got {}{hint}",
+                    type_name(r)
+                )))
+            }
+        },
+    }
 }
 
 /// The Python `repr` of rules: only the options that differ from the defaults, in

@@ -2,13 +2,14 @@
 //! searches run where Ctrl-C can stop them.
 
 use crate::arguments::{
-    count_arg, index_range, int_arg, int_object, move_arg, repr, rules_arg, seed_arg, start_arg,
-    threads_arg, type_name, value_error, Arg,
+    count_arg, index_range, int_arg, int_object, repr, seed_arg, start_arg, threads_arg, type_name,
+    value_error, Arg,
 };
 use crate::errors::OrPyErr;
 use crate::game::PyGame;
-use crate::moves::{move_repr, PyMove};
+use crate::moves::{move_arg, move_repr, PyMove};
 use crate::protocols::py_methods;
+use crate::rules::rules_arg;
 use acesup::simulate::Pool;
 use acesup::solver::{self, Solvability};
 use pyo3::exceptions::{PyTypeError, PyValueError};

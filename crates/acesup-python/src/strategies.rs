@@ -2,13 +2,14 @@
 //! a built-in on the engine's threads or asks a Python callable move by move.
 
 use crate::arguments::{
-    index_range, int_object, repr, rules_arg, seed_arg, start_arg, str_arg, threads_arg, type_name,
+    index_range, int_object, repr, seed_arg, start_arg, str_arg, threads_arg, type_name,
     value_error, Arg,
 };
 use crate::errors::{OrPyErr, StrategyError};
 use crate::game::PyGame;
 use crate::moves::PyMove;
 use crate::protocols::py_methods;
+use crate::rules::rules_arg;
 use crate::stats::PyStats;
 use acesup::game::Game;
 use acesup::simulate::{AskError, ChunkedRun, Pool};
