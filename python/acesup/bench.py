@@ -24,6 +24,8 @@ from collections.abc import Callable
 import acesup
 import acesup.reference
 
+from .arguments import int_at_least
+
 __all__ = ["add_arguments", "main", "measure", "run"]
 
 EXAMPLES = """examples:
@@ -93,8 +95,6 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options, shared by ``acesup bench`` and ``python -m acesup.bench``."""
-    from .cli import int_at_least  # here, not at the top: acesup.cli imports this module
-
     parser.add_argument("--games", type=int_at_least(1), default=2_000_000,
                         help="native games per timing (default 2e6)")
     parser.add_argument("--reference-games", type=int_at_least(1), default=5_000,

@@ -32,6 +32,7 @@ from tqdm import tqdm
 import acesup
 
 from . import bench, plot
+from .arguments import int_at_least
 from .display import figure
 from .errors import AcesUpError, MoveError, UndoError
 
@@ -61,28 +62,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def int_at_least(low: int) -> Callable[[str], int]:
-    """An argparse type: an int >= ``low``, written as digits (``1_000_000`` too)
-    or as an integral float (``1e6``)."""
-
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            try:
-                number = float(text)
-            except ValueError:
-                number = math.nan
-            if not number.is_integer():
-                raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
-            value = int(number)
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}")
-        return value
-
-    return convert
 
 
 def _seed(text: str) -> int:
