@@ -498,3 +498,13 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(monkeypatch, capsys):
         status = main(["solve", "--seed", str(WINNABLE_SEED)])
     assert status == 141
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_text_histogram_takes_the_win_score_from_its_length():
+    from acesup.cli import _text_histogram
+
+    lines = _text_histogram((1, 2, 3, 4, 5, 6, 7)).splitlines()[1:]  # win score 6: bars 0-3, 4-5 and won
+    assert [line.split()[0] for line in lines] == ["0-", "4-", "won"]
+    assert [int(line.split()[-2]) for line in lines] == [10, 11, 7]
+    standard = _text_histogram(acesup.simulate(100).histogram).splitlines()
+    assert standard[-2].startswith("44-47") and standard[-1].split()[0] == "won"
