@@ -379,13 +379,6 @@ def _moves(count: int) -> str:
     return f"{count} move{'s' * (count != 1)}"
 
 
-def _win_score(game: Any) -> int:
-    """The score of a won game: every card but one of each suit (RULES.md R4.2),
-    counted from the game's own cards, so that it holds under any rules."""
-    cards = [card for pile in game.piles for card in pile] + list(game.stock) + list(game.discards)
-    return len(cards) - len({card.suit for card in cards})
-
-
 def _search(game: Any) -> Any:
     """The solver's verdict on ``game`` within the small limits of play."""
     return acesup.solve(game, node_limit=HINT_NODES, time_limit=HINT_SECONDS)
@@ -444,7 +437,7 @@ def _play(args: argparse.Namespace) -> int:
     with _bad_arguments(args.parser):
         game = acesup.Game.from_seed(seed, _rules(acesup, args))
     terminal = _terminal(sys.stdin) and _terminal(sys.stdout)
-    colour, echo, win = _colour(sys.stdout), not _terminal(sys.stdin), _win_score(game)
+    colour, echo, win = _colour(sys.stdout), not _terminal(sys.stdin), game.rules.win_score()
     if terminal:
         _line_editing()
     print(f"Aces Up, seed {seed} (--seed {seed} deals it again)")
