@@ -31,6 +31,16 @@ pub enum DealRule {
     Free,
     /// Only when, in addition, no fill from a pile of two or more cards is legal.
     Stuck,
+    /// Whenever the stock is not empty (TEMPORARY stub until core lands).
+    Any,
+}
+
+/// Which piles a deal reaches (TEMPORARY stub until core lands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DealTo {
+    #[default]
+    All,
+    Empty,
 }
 
 impl FillRule {
@@ -62,12 +72,22 @@ impl DealRule {
 }
 
 /// A set of rule options (R5); a frozen value. `Rules::default()` is the standard game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub fill: FillRule,
     pub deal: DealRule,
     pub relocate_single: bool,
     pub ace_high: bool,
+    pub piles: u8,
+    pub suits: u8,
+    pub ranks: u8,
+    pub deal_to: DealTo,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::standard()
+    }
 }
 
 /// The option names, in the order of their text form (R6.4).
@@ -82,7 +102,19 @@ impl Rules {
             deal: DealRule::Free,
             relocate_single: false,
             ace_high: true,
+            piles: 4,
+            suits: 4,
+            ranks: 13,
+            deal_to: DealTo::All,
         }
+    }
+
+    pub fn deck_size(&self) -> usize {
+        usize::from(self.suits) * usize::from(self.ranks)
+    }
+
+    pub fn win_score(&self) -> usize {
+        self.deck_size() - usize::from(self.suits)
     }
 
     pub const fn strict() -> Rules {
@@ -396,25 +428,76 @@ static TOP_BITS: [BitTable; 2] = {
 };
 
 // ---------------------------------------------------------------------------
+// The tableau the rules read
+
+/// What the rule functions read of a position: `Position` and the solver's compact
+/// state both implement it, so the rules are written once.
+pub trait Tableau {
+    fn rules(&self) -> &Rules;
+    /// Cards on pile p.
+    fn height(&self, p: usize) -> usize;
+    /// The card `index` places from the top of pile p; `index < height(p)`.
+    fn card_from_top(&self, p: usize, index: usize) -> Card;
+    /// [`top_bit`] of pile p's top card; 0 for an empty pile.
+    fn top_bit(&self, p: usize) -> u64;
+    /// The OR of every pile's `top_bit`.
+    fn tops(&self) -> u64;
+    fn stock_left(&self) -> usize;
+    /// The number of empty piles.
+    fn empty_piles(&self) -> usize;
+}
+
+impl Tableau for Position {
+    #[inline]
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    #[inline]
+    fn height(&self, p: usize) -> usize {
+        Position::height(self, p)
+    }
+    #[inline]
+    fn card_from_top(&self, p: usize, index: usize) -> Card {
+        Position::card_from_top(self, p, index)
+    }
+    #[inline]
+    fn top_bit(&self, p: usize) -> u64 {
+        Position::top_bit(self, p)
+    }
+    #[inline]
+    fn tops(&self) -> u64 {
+        Position::tops(self)
+    }
+    #[inline]
+    fn stock_left(&self) -> usize {
+        self.stock().len()
+    }
+    #[inline]
+    fn empty_piles(&self) -> usize {
+        Position::empty_piles(self)
+    }
+}
+
+// ---------------------------------------------------------------------------
 // R2.1 Discard
 
 /// R2.1: pile `p` is not empty and its top card is lower than the top card of
 /// another pile of its suit. One mask test: the position keeps the bits of all top
 /// cards, and a pile's top card may go when they meet its [`stronger_bits`].
 #[inline]
-pub fn can_discard(pos: &Position, p: usize) -> bool {
+pub fn can_discard<T: Tableau + ?Sized>(pos: &T, p: usize) -> bool {
     pos.tops() & stronger_bits(pos.top_bit(p)) != 0
 }
 
 /// Bit p set when pile p may be discarded (R2.1).
 #[inline]
-pub fn discard_mask(pos: &Position) -> u8 {
+pub fn discard_mask<T: Tableau + ?Sized>(pos: &T) -> u8 {
     (0..PILES).fold(0, |mask, p| mask | (u8::from(can_discard(pos, p)) << p))
 }
 
 /// The first pile whose top card may be discarded (R2.1, in R3 order).
 #[inline]
-pub fn first_discard(pos: &Position) -> Option<usize> {
+pub fn first_discard<T: Tableau + ?Sized>(pos: &T) -> Option<usize> {
     let mask = discard_mask(pos);
     (mask != 0).then(|| mask.trailing_zeros() as usize)
 }
@@ -425,12 +508,12 @@ pub fn first_discard(pos: &Position) -> Option<usize> {
 /// R2.2 conditions 2 and 3: how many cards of pile `src`, counted from the top, may
 /// fill an empty pile. A fill from `src` is legal exactly for `index` below this.
 #[inline]
-pub fn fill_choices(pos: &Position, src: usize) -> usize {
+pub fn fill_choices<T: Tableau + ?Sized>(pos: &T, src: usize) -> usize {
     let height = pos.height(src);
-    let rules = &pos.rules;
+    let rules = pos.rules();
     // `&` and `|`, not `&&` and `||`: no branch on the heights, which vary at random
     // in the play-outs.
-    let may_move = (height >= 2) | ((height == 1) & rules.relocate_single & !pos.stock_is_empty());
+    let may_move = (height >= 2) | ((height == 1) & rules.relocate_single & (pos.stock_left() > 0));
     let allowed = match rules.fill {
         FillRule::Top => 1,
         FillRule::Ace => usize::from(pos.top_bit(src) & TOP_RANK_BITS != 0), // a top-rank card on top
@@ -440,7 +523,7 @@ pub fn fill_choices(pos: &Position, src: usize) -> usize {
 }
 
 /// R2.2: filling empty pile `dst` with the card at `index` (from the top) of `src`.
-pub fn can_fill(pos: &Position, src: usize, dst: usize, index: u64) -> bool {
+pub fn can_fill<T: Tableau + ?Sized>(pos: &T, src: usize, dst: usize, index: u64) -> bool {
     src < PILES
         && dst < PILES
         && src != dst
@@ -450,7 +533,7 @@ pub fn can_fill(pos: &Position, src: usize, dst: usize, index: u64) -> bool {
 
 /// The first fill from a pile of two or more cards in R3 order, if any: the fills
 /// that hold a deal back under `deal="stuck"` (R2.3).
-pub fn first_real_fill(pos: &Position) -> Option<Move> {
+pub fn first_real_fill<T: Tableau + ?Sized>(pos: &T) -> Option<Move> {
     let dst = (0..PILES).find(|&p| pos.height(p) == 0)?;
     let src = (0..PILES).find(|&p| pos.height(p) >= 2 && fill_choices(pos, p) > 0)?;
     Some(Move::Fill {
@@ -465,10 +548,16 @@ pub fn first_real_fill(pos: &Position) -> Option<Move> {
 
 /// R2.3: the stock is not empty, no discard is legal, and under `deal="stuck"` no
 /// fill from a pile of two or more cards is legal.
-pub fn can_deal(pos: &Position) -> bool {
-    !pos.stock_is_empty()
+pub fn can_deal<T: Tableau + ?Sized>(pos: &T) -> bool {
+    pos.stock_left() > 0
         && first_discard(pos).is_none()
-        && (pos.rules.deal == DealRule::Free || first_real_fill(pos).is_none())
+        && (pos.rules().deal == DealRule::Free || first_real_fill(pos).is_none())
+}
+
+/// R2.3: the piles the next deal puts a card on, as a mask.
+#[inline]
+pub fn deal_targets<T: Tableau + ?Sized>(pos: &T) -> u8 {
+    ((1u32 << pos.stock_left().min(PILES)) - 1) as u8
 }
 
 // ---------------------------------------------------------------------------
@@ -496,7 +585,7 @@ pub struct LegalMoves {
 impl LegalMoves {
     /// The legal moves of `pos`.
     #[inline]
-    pub fn of(pos: &Position) -> LegalMoves {
+    pub fn of<T: Tableau + ?Sized>(pos: &T) -> LegalMoves {
         let discards = discard_mask(pos);
         let mut empty = 0u8;
         let mut choices = [0u8; PILES];
@@ -507,9 +596,9 @@ impl LegalMoves {
             real_fill |= (*choice > 0) & (pos.height(p) >= 2);
         }
         real_fill &= empty != 0;
-        let deal = !pos.stock_is_empty()
+        let deal = (pos.stock_left() > 0)
             & (discards == 0)
-            & ((pos.rules.deal == DealRule::Free) | !real_fill);
+            & ((pos.rules().deal == DealRule::Free) | !real_fill);
         LegalMoves {
             discards,
             empty,
@@ -605,7 +694,7 @@ static NTH_BIT: [[u8; 4]; 16] = {
 };
 
 /// The legal moves of a position in R3 order (R3).
-pub fn legal_moves(pos: &Position) -> Vec<Move> {
+pub fn legal_moves<T: Tableau + ?Sized>(pos: &T) -> Vec<Move> {
     LegalMoves::of(pos).iter().collect()
 }
 
@@ -1001,6 +1090,7 @@ mod tests {
                                 deal,
                                 relocate_single,
                                 ace_high,
+                                ..Rules::standard()
                             })
                         })
                     })

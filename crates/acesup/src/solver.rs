@@ -8,9 +8,9 @@
 //! the plain search (every legal move, no pruning) by the tests at the bottom.
 
 use crate::cards::Card;
-use crate::game::{Move, Position, PILES};
+use crate::game::{Move, Position};
 use crate::rng::{deck_from_seed, game_seed};
-use crate::rules::{self, DealRule, FillRule, LegalMoves, Rules};
+use crate::rules::{self, DealRule, DealTo, FillRule, LegalMoves, Rules, Tableau};
 use crate::simulate::{chunks, Pool};
 use crate::stats::Stats;
 use crate::{Error, ErrorKind, Result};
@@ -117,49 +117,54 @@ pub fn solve(pos: &Position, limits: &Limits) -> Solution {
 /// The most cards a pile can hold.
 const CARDS: usize = 52;
 
-/// Room enough for every pile of a position that comes from a seeded deal: a pile
-/// holds at most one card that was moved onto it while it was empty, or its first
-/// card, plus one card from each deal since (at most 12).
+/// Room enough for every pile of most positions (every seeded deal of four or five
+/// piles): a pile holds at most one card that was moved or dealt onto it while it
+/// was empty, or its first card, plus one card from each deal since that reached
+/// every pile (see [`Solver::solve`]).
 const SMALL: usize = 16;
+
+/// The most piles of any layout (R1.4).
+const MAX_PILES: usize = 5;
 
 /// A position as the search sees it: the piles and how much of the stock is left.
 /// The discards are the cards in neither, and their order never matters (R2).
 ///
 /// Invariants: pile p is `piles[p][..heights[p]]`, bottom to top, as card indices
-/// (R1.1); the places above are unused. `N` is the room of a pile: [`SMALL`] when
-/// no pile can outgrow it before the stock runs out, else [`CARDS`]. `dealt` counts
-/// the stock cards dealt since the root, a multiple of 4. `pins` (S3,
-/// `fill="any"` only) marks the piles whose top card the search has decided to
-/// keep until the cards under it are gone. A state is a plain `Copy` value: the
-/// search copies a position instead of undoing moves.
+/// (R1.1); the places above are unused. `P` is the number of piles of the rules.
+/// `N` is the room of a pile: [`SMALL`] when no pile can outgrow it before the stock
+/// runs out, else [`CARDS`]. `dealt` counts the stock cards dealt since the root.
+/// `pins` (S3, `fill="any"` only) marks the piles whose top card the search has
+/// decided to keep until the cards under it are gone. A state is a plain `Copy`
+/// value: the search copies a position instead of undoing moves. The rules read it
+/// through [`Seen`], the state together with its [`Deal`].
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct State<const N: usize> {
-    heights: [u8; PILES],
+struct State<const N: usize, const P: usize> {
+    heights: [u8; P],
     /// The top card of each pile, [`NO_CARD`] for an empty pile: kept with the
     /// piles because every rule looks at the top cards.
-    tops: [u8; PILES],
+    tops: [u8; P],
     dealt: u8,
     pins: u8,
-    piles: [[u8; N]; PILES],
+    piles: [[u8; N]; P],
 }
 
 /// The top card of an empty pile: an index past the 52 cards, whose bits in a
 /// `rules::BitTable` are 0.
 const NO_CARD: u8 = CARDS as u8;
 
-impl<const N: usize> State<N> {
+impl<const N: usize, const P: usize> State<N, P> {
     const EMPTY: Self = State {
-        heights: [0; PILES],
-        tops: [NO_CARD; PILES],
+        heights: [0; P],
+        tops: [NO_CARD; P],
         dealt: 0,
         pins: 0,
-        piles: [[0; N]; PILES],
+        piles: [[0; N]; P],
     };
 
     /// The piles of `pos`, with nothing dealt yet; no pile may hold more than N.
     fn of(pos: &Position) -> Self {
         let mut s = State::EMPTY;
-        for p in 0..PILES {
+        for p in 0..P {
             for &card in pos.pile(p) {
                 s.push(p, card.index() as u8);
             }
@@ -175,9 +180,7 @@ impl<const N: usize> State<N> {
     /// The number of cards in the piles.
     #[inline]
     fn total(&self) -> usize {
-        // Each sum of the first heights is at most 52 and fits in a byte, so one
-        // multiplication adds them up, without carries, into the top byte.
-        (u32::from_le_bytes(self.heights).wrapping_mul(0x0101_0101) >> 24) as usize
+        self.heights.iter().map(|&h| usize::from(h)).sum()
     }
 
     #[inline]
@@ -211,7 +214,7 @@ impl<const N: usize> State<N> {
     /// pile (and forget any pin on them, S3).
     #[inline(always)]
     fn discard_tops(&mut self, mask: u8) {
-        for p in 0..PILES {
+        for p in 0..P {
             let h = self.heights[p] - (mask >> p & 1);
             self.heights[p] = h;
             // For an empty pile this reads an unused place, and drops it.
@@ -232,11 +235,7 @@ impl<const N: usize> State<N> {
     /// The empty piles, as a mask.
     #[inline]
     fn empty(&self) -> u8 {
-        // Heights are below 128, so adding 0x7f to each byte carries into its bit 7
-        // exactly when it is not 0, and never into the next byte.
-        let h = u32::from_le_bytes(self.heights);
-        let zero = !(h + 0x7f7f_7f7f) & 0x8080_8080;
-        ((zero >> 7 | zero >> 14 | zero >> 21 | zero >> 28) & 0xf) as u8
+        (0..P).fold(0, |m, p| m | u8::from(self.heights[p] == 0) << p)
     }
 }
 
@@ -249,6 +248,49 @@ struct Deal {
     bits: &'static rules::BitTable,
 }
 
+/// A state as the rules read it: with the rules and the stock of its [`Deal`].
+struct Seen<'a, const N: usize, const P: usize> {
+    deal: &'a Deal,
+    state: &'a State<N, P>,
+}
+
+impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
+    #[inline(always)]
+    fn rules(&self) -> &Rules {
+        &self.deal.rules
+    }
+
+    #[inline(always)]
+    fn height(&self, p: usize) -> usize {
+        self.state.height(p)
+    }
+
+    #[inline(always)]
+    fn card_from_top(&self, p: usize, index: usize) -> Card {
+        Card::new(self.state.card_from_top(p, index))
+    }
+
+    #[inline(always)]
+    fn top_bit(&self, p: usize) -> u64 {
+        self.deal.bits[usize::from(self.state.tops[p])]
+    }
+
+    #[inline(always)]
+    fn tops(&self) -> u64 {
+        (0..P).fold(0, |m, p| m | self.top_bit(p))
+    }
+
+    #[inline(always)]
+    fn stock_left(&self) -> usize {
+        self.deal.stock_left(self.state)
+    }
+
+    #[inline(always)]
+    fn empty_piles(&self) -> usize {
+        self.state.empty().count_ones() as usize
+    }
+}
+
 impl Deal {
     /// The rules and the stock of `pos`.
     fn of(pos: &Position) -> Deal {
@@ -259,84 +301,49 @@ impl Deal {
         }
     }
 
+    /// `s` as the rules read it.
+    #[inline(always)]
+    fn seen<'a, const N: usize, const P: usize>(&'a self, s: &'a State<N, P>) -> Seen<'a, N, P> {
+        Seen {
+            deal: self,
+            state: s,
+        }
+    }
+
     #[inline]
-    fn stock_left<const N: usize>(&self, s: &State<N>) -> usize {
+    fn stock_left<const N: usize, const P: usize>(&self, s: &State<N, P>) -> usize {
         self.stock.len() - usize::from(s.dealt)
     }
 
-    /// The cards discarded so far: the 52 that are neither in the piles nor in the stock.
+    /// The cards discarded so far: those of the layout's deck that are neither in
+    /// the piles nor in the stock.
     #[inline]
-    fn score<const N: usize>(&self, s: &State<N>) -> usize {
-        CARDS - s.total() - self.stock_left(s)
+    fn score<const N: usize, const P: usize>(&self, s: &State<N, P>) -> usize {
+        self.rules.deck_size() - s.total() - self.stock_left(s)
     }
 
-    /// The top card's bit of pile p (0 for an empty pile), as in `rules::top_bit`.
+    /// The piles that may be discarded (R2.1, `rules::discard_mask`).
     #[inline]
-    fn top_bit<const N: usize>(&self, s: &State<N>, p: usize) -> u64 {
-        self.bits[usize::from(s.tops[p])]
+    fn discards<const N: usize, const P: usize>(&self, s: &State<N, P>) -> u8 {
+        rules::discard_mask(&self.seen(s)) as u8
     }
 
-    /// The bits of all top cards.
+    /// `rules::fill_choices` of pile p (R2.2).
     #[inline]
-    fn tops<const N: usize>(&self, s: &State<N>) -> u64 {
-        (0..PILES).fold(0, |m, p| m | self.top_bit(s, p))
+    fn fill_choices<const N: usize, const P: usize>(&self, s: &State<N, P>, p: usize) -> usize {
+        rules::fill_choices(&self.seen(s), p)
     }
 
-    /// R2.1: bit p set when pile p may be discarded.
+    /// The legal moves (R2, R3), as `rules::LegalMoves` lists them.
     #[inline]
-    fn discards<const N: usize>(&self, s: &State<N>) -> u8 {
-        let bits = [0, 1, 2, 3].map(|p| self.top_bit(s, p));
-        let tops = bits[0] | bits[1] | bits[2] | bits[3];
-        (0..PILES).fold(0, |m, p| {
-            m | u8::from(rules::stronger_bits(bits[p]) & tops != 0) << p
-        })
+    fn legal<const N: usize, const P: usize>(&self, s: &State<N, P>) -> LegalMoves {
+        LegalMoves::of(&self.seen(s))
     }
 
-    /// Whether `card` is of the top rank (R1.2).
-    #[inline]
-    fn top_rank(&self, card: u8) -> bool {
-        rules::is_top_rank(Card::new(card), &self.rules)
-    }
-
-    /// R2.2 conditions 2 and 3, as `rules::fill_choices`: how many cards of pile p,
-    /// counted from the top, may fill an empty pile.
-    #[inline]
-    fn fill_choices<const N: usize>(&self, s: &State<N>, p: usize) -> u8 {
-        let h = s.heights[p];
-        let may_move = h >= 2 || (h == 1 && self.rules.relocate_single && self.stock_left(s) > 0);
-        match self.rules.fill {
-            _ if !may_move => 0,
-            FillRule::Top => 1,
-            FillRule::Ace => u8::from(self.top_rank(s.card_from_top(p, 0))),
-            FillRule::Any => h,
-        }
-    }
-
-    /// The legal moves (R2, R3), in the form `rules::LegalMoves` lists them, given
-    /// `discards`, the piles that may be discarded.
-    fn legal<const N: usize>(&self, s: &State<N>, discards: u8) -> LegalMoves {
-        let empty = s.empty();
-        // Without an empty pile no fill is legal, whatever the choices.
-        let choices = if empty == 0 {
-            [0; PILES]
-        } else {
-            [0, 1, 2, 3].map(|p| self.fill_choices(s, p))
-        };
-        let real_fill = empty != 0 && (0..PILES).any(|p| choices[p] > 0 && s.heights[p] >= 2);
-        let deal = self.stock_left(s) > 0
-            && discards == 0
-            && (self.rules.deal == DealRule::Free || !real_fill);
-        LegalMoves {
-            discards,
-            empty,
-            choices,
-            deal,
-        }
-    }
-
-    /// Play `mv`, known to be legal, on `s`.
+    /// Play `mv`, known to be legal, on `s`: the cards go where R2 says, and a deal
+    /// to the piles of `rules::deal_targets`, in pile order.
     #[inline(always)]
-    fn apply<const N: usize>(&self, s: &mut State<N>, mv: Move) {
+    fn apply<const N: usize, const P: usize>(&self, s: &mut State<N, P>, mv: Move) {
         match mv {
             Move::Discard(p) => {
                 s.take(usize::from(p), 0);
@@ -346,14 +353,15 @@ impl Deal {
                 s.push(usize::from(dst), card);
             }
             Move::Deal => {
-                let next = usize::from(s.dealt);
-                for p in 0..PILES {
-                    s.piles[p][s.height(p)] = self.stock[next + p];
-                    s.tops[p] = self.stock[next + p];
+                let targets = rules::deal_targets(&self.seen(s));
+                let mut next = usize::from(s.dealt);
+                for p in 0..P {
+                    if targets >> p & 1 == 1 {
+                        s.push(p, self.stock[next]);
+                        next += 1;
+                    }
                 }
-                // Every height goes up by one at once.
-                s.heights = (u32::from_le_bytes(s.heights) + 0x0101_0101).to_le_bytes();
-                s.dealt += PILES as u8;
+                s.dealt = next as u8;
             }
         }
     }
@@ -362,7 +370,7 @@ impl Deal {
 // ---------------------------------------------------------------------------
 // The transposition table
 
-/// An exact set of states, stored as their key bytes (`Solver::key`).
+/// An exact set of states, stored as their key bytes (`Search::insert`).
 ///
 /// Open addressing over `slots`, each `generation << 48 | tag << 32 | offset`: the key
 /// starts at `arena[offset]`, `tag` is 16 bits of its hash (to skip most byte
@@ -373,15 +381,20 @@ struct Table {
     arena: Vec<u8>,
     len: usize,
     generation: u64,
+    /// The number of piles of the keys stored (see [`key_len`]).
+    piles: usize,
 }
 
-/// Where a key's length is found: the four pile heights lead it.
-fn key_len(key: &[u8]) -> usize {
-    KEY_HEAD + key[..PILES].iter().map(|&h| usize::from(h)).sum::<usize>()
+/// Where a key's length is found: the heights of its `piles` piles lead it.
+fn key_len(key: &[u8], piles: usize) -> usize {
+    key_head(piles) + key[..piles].iter().map(|&h| usize::from(h)).sum::<usize>()
 }
 
-/// The bytes before the cards in a key: the heights, `dealt` and `pins`.
-const KEY_HEAD: usize = PILES + 2;
+/// The bytes before the cards in a key: the heights of `piles` piles, `dealt` and
+/// `pins`.
+const fn key_head(piles: usize) -> usize {
+    piles + 2
+}
 
 /// A 64-bit hash of a key (multiply and xor-shift over its 8-byte words).
 fn hash(key: &[u8]) -> u64 {
@@ -414,11 +427,13 @@ impl Table {
             arena: Vec::new(),
             len: 0,
             generation: 1,
+            piles: 0,
         }
     }
 
-    /// Forget every key.
-    fn clear(&mut self) {
+    /// Forget every key; the keys to come have `piles` piles.
+    fn clear(&mut self, piles: usize) {
+        self.piles = piles;
         self.arena.clear();
         self.len = 0;
         self.generation += 1;
@@ -467,7 +482,7 @@ impl Table {
         for &slot in &self.slots {
             if slot >> 48 == self.generation {
                 let at = (slot & 0xffff_ffff) as usize;
-                let key = &self.arena[at..at + key_len(&self.arena[at..])];
+                let key = &self.arena[at..at + key_len(&self.arena[at..], self.piles)];
                 let mut i = hash(key) as usize & (size - 1);
                 while slots[i] >> 48 == self.generation {
                     i = (i + 1) & (size - 1);
@@ -492,7 +507,7 @@ enum Step {
     /// Relocate lone cards so that light pile p holds `layout[p]` (a card index, or
     /// [`BLANK`] for an empty pile; heavy piles hold [`HEAVY`]), then play the move (S7).
     Arranged {
-        layout: [u8; PILES],
+        layout: [u8; MAX_PILES],
         mv: Move,
     },
 }
@@ -501,8 +516,8 @@ const BLANK: u8 = 0xff;
 const HEAVY: u8 = 0xfe;
 
 /// A position on the path of the search, with the branches still to try from it.
-struct Frame<const N: usize> {
-    state: State<N>,
+struct Frame<const N: usize, const P: usize> {
+    state: State<N, P>,
     /// This position's branches are `steps[first..]` up to the next frame's; those
     /// before `next` have been tried.
     first: usize,
@@ -525,10 +540,13 @@ struct Buffers {
 }
 
 /// A reusable solver: its tables and buffers survive from one solve to the next.
+/// Its paths of frames, one for each room of a pile and number of piles.
 pub struct Solver {
     buffers: Buffers,
-    small: Vec<Frame<SMALL>>,
-    large: Vec<Frame<CARDS>>,
+    small4: Vec<Frame<SMALL, 4>>,
+    small5: Vec<Frame<SMALL, 5>>,
+    large4: Vec<Frame<CARDS, 4>>,
+    large5: Vec<Frame<CARDS, 5>>,
 }
 
 impl Default for Solver {
@@ -551,20 +569,28 @@ impl Solver {
         };
         Solver {
             buffers,
-            small: Vec::new(),
-            large: Vec::new(),
+            small4: Vec::new(),
+            small5: Vec::new(),
+            large4: Vec::new(),
+            large5: Vec::new(),
         }
     }
 
     /// Solve `pos` (see [`solve`]).
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Solution {
         let deal = Deal::of(pos);
-        let deals_left = pos.stock().len() / PILES;
-        let small = (0..PILES).all(|p| pos.height(p).max(1) + deals_left <= SMALL);
-        let winnable = if small {
-            Search::start(&deal, &mut self.buffers, &mut self.small, limits, pos)
-        } else {
-            Search::start(&deal, &mut self.buffers, &mut self.large, limits, pos)
+        // A pile gets a card from a deal only when it is empty (then it holds one
+        // card, as after a fill) or when the deal is one of the at most ⌈stock / P⌉
+        // that reach piles that are not empty (R2.3, under both `deal_to`).
+        let piles = usize::from(deal.rules.piles);
+        let deals_left = pos.stock().len().div_ceil(piles);
+        let small = (0..piles).all(|p| pos.height(p).max(1) + deals_left <= SMALL);
+        let (b, l) = (&mut self.buffers, limits);
+        let winnable = match (small, piles) {
+            (true, 4) => Search::start(&deal, b, &mut self.small4, l, pos),
+            (true, _) => Search::start(&deal, b, &mut self.small5, l, pos),
+            (false, 4) => Search::start(&deal, b, &mut self.large4, l, pos),
+            (false, _) => Search::start(&deal, b, &mut self.large5, l, pos),
         };
         let moves = match winnable {
             Some(true) => finish(pos, &self.buffers.line),
@@ -578,16 +604,24 @@ impl Solver {
     }
 }
 
-/// `line` played on `pos`, then the moves that finish a won game: with 48 cards
-/// discarded only the four top-rank cards are left, and the first legal move, a
-/// fill or the deal, is always one step closer to one such card on each pile (R4.2).
+/// `line` played on `pos`, then the moves that finish a won game: with the win
+/// score discarded only the top-rank cards are left, and the first legal move that
+/// is no move of a lone card, a fill from a pile of two cards or more or the deal,
+/// is always one step closer to one such card on each pile (SOLVER.md, *Won at the
+/// win score*).
 fn finish(pos: &Position, line: &[Move]) -> Vec<Move> {
     let mut end = pos.clone();
     let mut moves = line.to_vec();
     for &mv in line {
         end.apply(mv);
     }
-    while let Some(mv) = LegalMoves::of(&end).iter().next() {
+    let closer = |end: &Position| {
+        LegalMoves::of(end).iter().find(|mv| match *mv {
+            Move::Fill { src, .. } => end.height(usize::from(src)) >= 2,
+            _ => true,
+        })
+    };
+    while let Some(mv) = closer(&end) {
         end.apply(mv);
         moves.push(mv);
     }
@@ -596,10 +630,10 @@ fn finish(pos: &Position, line: &[Move]) -> Vec<Move> {
 }
 
 /// One solve in progress.
-struct Search<'a, const N: usize> {
+struct Search<'a, const N: usize, const P: usize> {
     deal: &'a Deal,
     buffers: &'a mut Buffers,
-    frames: &'a mut Vec<Frame<N>>,
+    frames: &'a mut Vec<Frame<N, P>>,
     limits: &'a Limits,
     start: Instant,
     /// Whether the moves played go to `buffers.line`: only while the winning line
@@ -607,16 +641,16 @@ struct Search<'a, const N: usize> {
     record: bool,
 }
 
-impl<'a, const N: usize> Search<'a, N> {
+impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
     /// The verdict on `pos`, with the winning line in `buffers.line`.
     fn start(
         deal: &'a Deal,
         buffers: &'a mut Buffers,
-        frames: &'a mut Vec<Frame<N>>,
+        frames: &'a mut Vec<Frame<N, P>>,
         limits: &'a Limits,
         pos: &Position,
     ) -> Option<bool> {
-        buffers.table.clear();
+        buffers.table.clear(P);
         buffers.steps.clear();
         buffers.line.clear();
         buffers.nodes = 0;
@@ -638,7 +672,7 @@ impl<'a, const N: usize> Search<'a, N> {
     }
 
     /// The verdict on `root`.
-    fn run(&mut self, root: State<N>) -> Option<bool> {
+    fn run(&mut self, root: State<N, P>) -> Option<bool> {
         if self.stock_is_doomed() {
             self.buffers.nodes = 1;
             return Some(false);
@@ -669,7 +703,7 @@ impl<'a, const N: usize> Search<'a, N> {
 
     /// Play again, from `root`, the branches that the frames on the path took and
     /// the moves that settling forced, this time writing them to the line.
-    fn replay(&mut self, root: State<N>) {
+    fn replay(&mut self, root: State<N, P>) {
         self.record = true;
         let path: Vec<Step> = self
             .frames
@@ -685,14 +719,14 @@ impl<'a, const N: usize> Search<'a, N> {
     }
 
     #[inline(always)]
-    fn play(&mut self, s: &mut State<N>, mv: Move) {
+    fn play(&mut self, s: &mut State<N, P>, mv: Move) {
         self.deal.apply(s, mv);
         if self.record {
             self.buffers.line.push(mv);
         }
     }
 
-    fn take_step(&mut self, s: &mut State<N>, step: Step) {
+    fn take_step(&mut self, s: &mut State<N, P>, step: Step) {
         match step {
             Step::Play(mv) => self.play(s, mv),
             Step::Pin(p) => s.pins |= 1 << p,
@@ -704,7 +738,7 @@ impl<'a, const N: usize> Search<'a, N> {
     }
 
     /// Settle `s` and, unless it was met before, push its branches: true when won.
-    fn enter(&mut self, s: &mut State<N>) -> std::result::Result<bool, Stop> {
+    fn enter(&mut self, s: &mut State<N, P>) -> std::result::Result<bool, Stop> {
         match self.settle(s)? {
             Settled::Won => Ok(true),
             Settled::Lost => Ok(false),
@@ -739,34 +773,44 @@ impl<'a, const N: usize> Search<'a, N> {
     }
 
     /// Play the forced moves (S1-S5, S9), then the deals while nothing else is legal.
-    fn settle(&mut self, s: &mut State<N>) -> std::result::Result<Settled, Stop> {
+    fn settle(&mut self, s: &mut State<N, P>) -> std::result::Result<Settled, Stop> {
         loop {
             let discards = self.close(s);
-            if self.deal.score(s) == 48 {
+            if self.deal.score(s) == self.deal.rules.win_score() {
                 return Ok(Settled::Won);
             }
             self.count_node()?;
             // With no pile empty and nothing to discard, only the deal can be legal.
             if s.empty() != 0 || discards != 0 {
-                let legal = self.deal.legal(s, discards);
+                let legal = self.deal.legal(s);
                 if legal.is_empty() {
                     return Ok(Settled::Lost);
                 }
                 if !(legal.deal && legal.len() == 1) {
                     return Ok(Settled::Branch(legal));
                 }
-            } else if self.deal.stock_left(s) == 0 {
+            } else if !rules::can_deal(&self.deal.seen(s)) {
                 return Ok(Settled::Lost);
             }
             self.play(s, Move::Deal);
         }
     }
 
+    /// Whether a deal may come before a legal discard (`deal="any"` while the stock
+    /// lasts): no discard is then forced, nor pinned (S1, S3, S5 assume otherwise).
+    #[inline]
+    fn deal_is_open(&self, s: &State<N, P>) -> bool {
+        self.deal.rules.deal == DealRule::Any && self.deal.stock_left(s) > 0
+    }
+
     /// The forced moves: every discard that cannot lose a win (S1, S2, S5), the
     /// buried cards that `fill="any"` can throw away in the endgame (S4), and the
     /// endgame fills that cost no empty pile (S9). Returns the piles that may still
-    /// be discarded (S3 decides about them).
-    fn close(&mut self, s: &mut State<N>) -> u8 {
+    /// be discarded (S3 decides about them, or with the deal open they are branches).
+    fn close(&mut self, s: &mut State<N, P>) -> u8 {
+        if self.deal_is_open(s) {
+            return self.deal.discards(s);
+        }
         let rules = self.deal.rules;
         let stock_left = self.deal.stock_left(s);
         // S2: under fill="any", a discard from a pile of two or more cards may lose
@@ -776,12 +820,12 @@ impl<'a, const N: usize> Search<'a, N> {
             let all = self.deal.discards(s);
             let mut discards = all;
             if guarded {
-                let lone = (0..PILES).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
+                let lone = (0..P).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
                 // S5: with no pile empty, a discard is safe when no pile could be
                 // emptied before the next deal if it waited.
                 let safe = |p: usize| s.empty() == 0 && !self.pile_may_empty_without(s, p);
                 discards &= lone
-                    | (0..PILES).fold(0, |m, p| {
+                    | (0..P).fold(0, |m, p| {
                         m | u8::from(discards >> p & 1 == 1 && safe(p)) << p
                     });
             }
@@ -789,7 +833,7 @@ impl<'a, const N: usize> Search<'a, N> {
                 // Every discard in the mask stays legal while the others are played.
                 if self.record {
                     self.buffers.line.extend(
-                        (0..PILES as u8)
+                        (0..P as u8)
                             .filter(|p| discards >> p & 1 == 1)
                             .map(Move::Discard),
                     );
@@ -816,13 +860,13 @@ impl<'a, const N: usize> Search<'a, N> {
 
     /// S9: with the stock empty under `fill="top"` or `"ace"`, a fill into the first
     /// empty pile after which, its discards played, no fewer piles are empty.
-    fn free_fill(&self, s: &State<N>) -> Option<Move> {
+    fn free_fill(&self, s: &State<N, P>) -> Option<Move> {
         let empty = s.empty();
         if empty == 0 {
             return None;
         }
         let dst = empty.trailing_zeros() as u8;
-        (0..PILES as u8)
+        (0..P as u8)
             .filter(|&src| {
                 s.heights[usize::from(src)] >= 2 && self.deal.fill_choices(s, usize::from(src)) > 0
             })
@@ -840,7 +884,7 @@ impl<'a, const N: usize> Search<'a, N> {
     /// S5: whether discards alone, none of them from pile `kept`, can empty a pile.
     /// (They are all that is legal until some pile is empty, and a legal discard
     /// stays legal, so their closure empties a pile if any order of them does.)
-    fn pile_may_empty_without(&self, s: &State<N>, kept: usize) -> bool {
+    fn pile_may_empty_without(&self, s: &State<N, P>, kept: usize) -> bool {
         let mut t = *s;
         loop {
             let discards = self.deal.discards(&t) & !(1 << kept);
@@ -857,13 +901,13 @@ impl<'a, const N: usize> Search<'a, N> {
 
     /// S4: with the stock empty and a pile empty, a fill that moves a buried card
     /// that a top card of its suit outranks (it is discarded from there next).
-    fn witnessed_buried_card(&self, s: &State<N>) -> Option<Move> {
+    fn witnessed_buried_card(&self, s: &State<N, P>) -> Option<Move> {
         let dst = s.empty().trailing_zeros() as u8;
-        if dst >= PILES as u8 {
+        if dst >= P as u8 {
             return None;
         }
-        let tops = self.deal.tops(s);
-        for src in 0..PILES {
+        let tops = self.deal.seen(s).tops();
+        for src in 0..P {
             for index in 1..s.height(src) {
                 let card = s.card_from_top(src, index);
                 if rules::stronger_bits(self.deal.bits[usize::from(card)]) & tops != 0 {
@@ -878,30 +922,49 @@ impl<'a, const N: usize> Search<'a, N> {
         None
     }
 
-    /// S8: whether the last deals alone doom the game. Right after a deal the four
-    /// cards it brought are the four top cards, and they cover everything below.
-    /// Deal the last k deals onto piles whose cards we do not look at, and play
-    /// every discard among the cards dealt: if no pile ever loses all the cards
-    /// dealt onto it, no pile is ever empty, so nothing but these discards and the
-    /// deals is ever legal; and if a card other than a top-rank one is left at the
-    /// end, the game is lost, whatever happens before those k deals.
+    /// S8: whether the last deals alone doom the game. Right after a deal that
+    /// reaches every pile, the cards it brought are the top cards, and they cover
+    /// everything below. Deal the last k deals onto piles whose cards we do not look
+    /// at, and play every discard among the cards dealt: if no pile ever loses all
+    /// the cards dealt onto it, no pile is ever empty, so nothing but these discards
+    /// and the deals is ever legal; and if a card other than a top-rank one is left
+    /// at the end, the game is lost, whatever happens before those k deals. Only
+    /// under `deal_to="all"`, which cuts the stock into deals of P cards from its
+    /// front whatever the piles hold, and not under `deal="any"`, which lets a line
+    /// deal before its discards.
     fn stock_is_doomed(&self) -> bool {
-        let deals = self.deal.stock.len() / PILES;
+        let rules = self.deal.rules;
+        if rules.deal == DealRule::Any || rules.deal_to == DealTo::Empty {
+            return false;
+        }
+        let stock = self.deal.stock.len();
+        let deals = stock.div_ceil(P);
         (1..=deals).any(|k| {
-            let mut t = State::<N> {
-                dealt: ((deals - k) * PILES) as u8,
+            let first = (deals - k) * P;
+            // The first of the k deals must reach every pile (a partial last deal
+            // alone leaves piles that we do not see on top).
+            if first + P > stock {
+                return false;
+            }
+            let mut t = State::<N, P> {
+                dealt: first as u8,
                 ..State::EMPTY
             };
             for _ in 0..k {
                 self.deal.apply(&mut t, Move::Deal);
-                while let p @ 0..=3 = self.deal.discards(&t).trailing_zeros() as usize {
+                while let d @ 1.. = self.deal.discards(&t) {
+                    let p = d.trailing_zeros() as usize;
                     t.take(p, 0);
                     if t.heights[p] == 0 {
                         return false;
                     }
                 }
             }
-            (0..PILES).any(|p| t.pile(p).iter().any(|&c| !self.deal.top_rank(c)))
+            (0..P).any(|p| {
+                t.pile(p)
+                    .iter()
+                    .any(|&c| !rules::is_top_rank(Card::new(c), &rules))
+            })
         })
     }
 
@@ -912,29 +975,29 @@ impl<'a, const N: usize> Search<'a, N> {
     /// the stock empty the order of the piles does not matter (S6), so they are
     /// listed in sorted order; while lone cards may move, their arrangement does not
     /// (S7), so the light piles take them in sorted order.
-    fn insert(&mut self, s: &State<N>) -> std::result::Result<bool, Stop> {
+    fn insert(&mut self, s: &State<N, P>) -> std::result::Result<bool, Stop> {
         let mut c = *s;
         if self.deal.stock_left(s) == 0 {
-            let mut order = [0, 1, 2, 3];
+            let mut order: [usize; P] = std::array::from_fn(|p| p);
             order.sort_unstable_by_key(|&p| s.pile(p));
             c.heights = order.map(|p| s.heights[p]);
             c.piles = order.map(|p| s.piles[p]);
         } else if let light @ 1.. = self.light_piles(s) {
             let (mut lone, n) = lone_cards(s, light);
             lone[..n].sort_unstable();
-            for (i, p) in (0..PILES).filter(|&p| light >> p & 1 == 1).enumerate() {
+            for (i, p) in (0..P).filter(|&p| light >> p & 1 == 1).enumerate() {
                 c.heights[p] = u8::from(i < n);
-                c.piles[p][0] = lone[i.min(PILES - 1)];
+                c.piles[p][0] = lone[i.min(P - 1)];
             }
         }
         // The key: heights, `dealt`, `pins`, then the cards of each pile in turn,
         // written N places at a time into room enough for the last pile's N.
-        let mut key = [0u8; KEY_HEAD + CARDS + CARDS];
-        key[..PILES].copy_from_slice(&c.heights);
-        key[PILES] = c.dealt;
-        key[PILES + 1] = c.pins;
-        let mut len = KEY_HEAD;
-        for p in 0..PILES {
+        let mut key = [0u8; key_head(MAX_PILES) + CARDS + CARDS];
+        key[..P].copy_from_slice(&c.heights);
+        key[P] = c.dealt;
+        key[P + 1] = c.pins;
+        let mut len = key_head(P);
+        for p in 0..P {
             key[len..len + N].copy_from_slice(&c.piles[p]);
             len += c.height(p);
         }
@@ -947,11 +1010,11 @@ impl<'a, const N: usize> Search<'a, N> {
     /// S7: while the stock lasts under `relocate_single`, with a pile empty, the
     /// light piles (empty, or holding one card that may fill an empty pile) as a
     /// mask; 0 when S7 does not apply.
-    fn light_piles(&self, s: &State<N>) -> u8 {
+    fn light_piles(&self, s: &State<N, P>) -> u8 {
         if !self.deal.rules.relocate_single || self.deal.stock_left(s) == 0 || s.empty() == 0 {
             return 0;
         }
-        (0..PILES).fold(0, |m, p| {
+        (0..P).fold(0, |m, p| {
             let light =
                 s.heights[p] == 0 || (s.heights[p] == 1 && self.deal.fill_choices(s, p) > 0);
             m | u8::from(light) << p
@@ -959,39 +1022,30 @@ impl<'a, const N: usize> Search<'a, N> {
     }
 
     /// Push the branches from the settled position `s` and its frame.
-    fn expand(&mut self, s: &State<N>, legal: LegalMoves) {
+    fn expand(&mut self, s: &State<N, P>, legal: LegalMoves) {
         let first = self.buffers.steps.len();
         let undecided = legal.discards & !s.pins;
-        if undecided != 0 {
+        let open = self.deal_is_open(s);
+        if undecided != 0 && !open {
             // S3: discard now, or keep the card until the cards under it are gone.
             let p = undecided.trailing_zeros() as u8;
             self.buffers
                 .steps
                 .extend([Step::Play(Move::Discard(p)), Step::Pin(p)]);
-        } else if let light @ 1.. = self.light_piles(s) {
-            let (lone, n) = lone_cards(s, light);
-            self.expand_arrangements(s, legal, light, &lone[..n]);
         } else {
-            // The legal fills in R3 order (the discards left are pinned, S3), with the
-            // top card of a pinned pile kept in place, and with the stock empty only
-            // into the first empty pile (S6); then the deal.
-            let targets = if self.deal.stock_left(s) == 0 {
-                legal.empty & legal.empty.wrapping_neg()
-            } else {
-                legal.empty
-            };
-            for src in 0..PILES as u8 {
-                let kept = u64::from(s.pins >> src & 1);
-                for dst in (0..PILES as u8).filter(|d| targets >> d & 1 == 1) {
-                    for index in kept..u64::from(legal.choices[usize::from(src)]) {
-                        self.buffers
-                            .steps
-                            .push(Step::Play(Move::Fill { src, dst, index }));
-                    }
-                }
+            if open {
+                // With the deal open, each discard is a branch like the others.
+                self.buffers.steps.extend(
+                    (0..P as u8)
+                        .filter(|p| legal.discards >> p & 1 == 1)
+                        .map(|p| Step::Play(Move::Discard(p))),
+                );
             }
-            if legal.deal {
-                self.buffers.steps.push(Step::Play(Move::Deal));
+            if let light @ 1.. = self.light_piles(s) {
+                let (lone, n) = lone_cards(s, light);
+                self.expand_arrangements(s, legal, light, &lone[..n]);
+            } else {
+                self.expand_moves(s, legal);
             }
         }
         if self.buffers.steps.len() > first {
@@ -1003,10 +1057,40 @@ impl<'a, const N: usize> Search<'a, N> {
         }
     }
 
+    /// The legal fills in R3 order (the discards left are pinned, S3, or branches of
+    /// their own), with the top card of a pinned pile kept in place, and with the
+    /// stock empty only into the first empty pile (S6); then the deal.
+    fn expand_moves(&mut self, s: &State<N, P>, legal: LegalMoves) {
+        let targets = if self.deal.stock_left(s) == 0 {
+            legal.empty & legal.empty.wrapping_neg()
+        } else {
+            legal.empty
+        };
+        for src in 0..P as u8 {
+            let kept = u64::from(s.pins >> src & 1);
+            for dst in (0..P as u8).filter(|d| targets >> d & 1 == 1) {
+                for index in kept..u64::from(legal.choices[usize::from(src)]) {
+                    self.buffers
+                        .steps
+                        .push(Step::Play(Move::Fill { src, dst, index }));
+                }
+            }
+        }
+        if legal.deal {
+            self.buffers.steps.push(Step::Play(Move::Deal));
+        }
+    }
+
     /// S7: the deal from every arrangement of the lone cards over the light piles,
     /// and each fill from a heavy pile: into the first empty pile when another empty
     /// one remains, else from every arrangement, into its empty pile.
-    fn expand_arrangements(&mut self, s: &State<N>, legal: LegalMoves, light: u8, lone: &[u8]) {
+    fn expand_arrangements(
+        &mut self,
+        s: &State<N, P>,
+        legal: LegalMoves,
+        light: u8,
+        lone: &[u8],
+    ) {
         let layouts = arrangements(light, lone);
         if legal.deal {
             self.buffers
@@ -1018,7 +1102,7 @@ impl<'a, const N: usize> Search<'a, N> {
         }
         let spare = light.count_ones() as usize - lone.len();
         let first_empty = legal.empty.trailing_zeros() as u8;
-        for src in 0..PILES as u8 {
+        for src in 0..P as u8 {
             if s.heights[usize::from(src)] < 2 {
                 continue;
             }
@@ -1043,10 +1127,10 @@ impl<'a, const N: usize> Search<'a, N> {
     }
 
     /// S7: relocate lone cards (legal fills) until the light piles hold `layout`.
-    fn arrange(&mut self, s: &mut State<N>, layout: &[u8; PILES]) {
-        let lone = |s: &State<N>, p: usize| (s.heights[p] == 1).then(|| s.card_from_top(p, 0));
+    fn arrange(&mut self, s: &mut State<N, P>, layout: &[u8; MAX_PILES]) {
+        let lone = |s: &State<N, P>, p: usize| (s.heights[p] == 1).then(|| s.card_from_top(p, 0));
         loop {
-            let misplaced: Vec<usize> = (0..PILES)
+            let misplaced: Vec<usize> = (0..P)
                 .filter(|&p| layout[p] != HEAVY && lone(s, p).is_some_and(|c| layout[p] != c))
                 .collect();
             let Some(&any) = misplaced.first() else {
@@ -1064,7 +1148,7 @@ impl<'a, const N: usize> Search<'a, N> {
                 .unwrap_or_else(|| {
                     (
                         any,
-                        (0..PILES)
+                        (0..P)
                             .find(|&p| layout[p] != HEAVY && s.heights[p] == 0)
                             .unwrap_or(0),
                     )
@@ -1082,10 +1166,10 @@ impl<'a, const N: usize> Search<'a, N> {
 }
 
 /// The cards of the light piles that hold one, in pile order, and their number.
-fn lone_cards<const N: usize>(s: &State<N>, light: u8) -> ([u8; PILES], usize) {
-    let mut lone = [0; PILES];
+fn lone_cards<const N: usize, const P: usize>(s: &State<N, P>, light: u8) -> ([u8; P], usize) {
+    let mut lone = [0; P];
     let mut n = 0;
-    for p in (0..PILES).filter(|&p| light >> p & 1 == 1 && s.heights[p] == 1) {
+    for p in (0..P).filter(|&p| light >> p & 1 == 1 && s.heights[p] == 1) {
         lone[n] = s.piles[p][0];
         n += 1;
     }
@@ -1093,17 +1177,17 @@ fn lone_cards<const N: usize>(s: &State<N>, light: u8) -> ([u8; PILES], usize) {
 }
 
 /// Every way to place the `lone` cards on the `light` piles, one card a pile at
-/// most, as layouts (see [`Step::Arranged`]).
-fn arrangements(light: u8, lone: &[u8]) -> Vec<[u8; PILES]> {
-    let slots: Vec<usize> = (0..PILES).filter(|&p| light >> p & 1 == 1).collect();
+/// most, as layouts (see [`Step::Arranged`]; piles past the rules' are heavy).
+fn arrangements(light: u8, lone: &[u8]) -> Vec<[u8; MAX_PILES]> {
+    let slots: Vec<usize> = (0..MAX_PILES).filter(|&p| light >> p & 1 == 1).collect();
     let mut out = Vec::new();
-    let mut layout = [HEAVY; PILES];
+    let mut layout = [HEAVY; MAX_PILES];
     fn place(
         k: usize,
         slots: &[usize],
         lone: &[u8],
-        layout: &mut [u8; PILES],
-        out: &mut Vec<[u8; PILES]>,
+        layout: &mut [u8; MAX_PILES],
+        out: &mut Vec<[u8; MAX_PILES]>,
     ) {
         if k == lone.len() {
             let mut done = *layout;
@@ -1318,6 +1402,7 @@ pub fn solvability(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::PILES;
     use crate::rng::Rng;
     use std::collections::HashSet;
 
@@ -1332,6 +1417,7 @@ mod tests {
                             deal,
                             relocate_single,
                             ace_high,
+                            ..Rules::standard()
                         });
                     }
                 }
@@ -1383,7 +1469,7 @@ mod tests {
     }
 
     /// `f` given a search of `pos` (not started).
-    fn with_search<R>(pos: &Position, f: impl FnOnce(&mut Search<CARDS>) -> R) -> R {
+    fn with_search<R>(pos: &Position, f: impl FnOnce(&mut Search<CARDS, 4>) -> R) -> R {
         let (deal, limits) = (Deal::of(pos), Limits::default());
         let (mut solver, mut frames) = (Solver::new(), Vec::new());
         let mut search = Search {
@@ -1500,14 +1586,14 @@ mod tests {
         all.extend(late_positions(300, 6));
         all.extend(tall_positions(300, 7));
         for pos in all {
-            let (deal, s) = (Deal::of(&pos), State::<CARDS>::of(&pos));
+            let (deal, s) = (Deal::of(&pos), State::<CARDS, 4>::of(&pos));
             assert_eq!(deal.score(&s), pos.score());
             assert_eq!(
                 s.empty(),
                 (0..PILES).fold(0, |m, p| m | u8::from(pos.height(p) == 0) << p)
             );
             assert_eq!(s.total(), (0..PILES).map(|p| pos.height(p)).sum::<usize>());
-            let legal = deal.legal(&s, deal.discards(&s));
+            let legal = deal.legal(&s);
             let moves: Vec<Move> = legal.iter().collect();
             assert_eq!(moves, pos.legal_moves(), "{}", pos.to_text());
             for mv in moves {
@@ -1549,14 +1635,14 @@ mod tests {
         ];
         for (piles, expected) in cases {
             let pos = crate::game::position_with_piles(piles, "relocate_single=true");
-            let s = State::<CARDS>::of(&pos);
+            let s = State::<CARDS, 4>::of(&pos);
             with_search(&pos, |search| {
                 search.record = true;
                 let light = search.light_piles(&s);
                 let (lone, n) = lone_cards(&s, light);
                 let layouts = arrangements(light, &lone[..n]);
                 assert_eq!(layouts.len(), expected, "{piles}");
-                let distinct: HashSet<[u8; PILES]> = layouts.iter().copied().collect();
+                let distinct: HashSet<[u8; MAX_PILES]> = layouts.iter().copied().collect();
                 assert_eq!(distinct.len(), layouts.len());
                 for layout in layouts {
                     let mut t = s;
@@ -1566,7 +1652,7 @@ mod tests {
                     for &mv in &search.buffers.line {
                         real.play(mv).unwrap();
                     }
-                    for (p, &want) in layout.iter().enumerate() {
+                    for (p, &want) in layout.iter().enumerate().take(PILES) {
                         match want {
                             HEAVY => assert_eq!(t.pile(p), s.pile(p)),
                             BLANK => assert_eq!(t.height(p), 0),
@@ -1707,21 +1793,26 @@ mod tests {
     #[test]
     fn the_table_is_exact() {
         let mut table = Table::new();
-        let keys: Vec<Vec<u8>> = (0..5000u32)
-            .map(|i| {
-                let cards = (i % 40) as usize;
-                let mut key = vec![cards as u8, 0, 0, 0, (i / 40) as u8, 0];
-                key.extend((0..cards).map(|k| ((i as usize * 7 + k) % 52) as u8));
-                key
-            })
-            .collect();
-        for key in &keys {
-            assert_eq!(table.insert(key).ok(), Some(true));
+        for piles in [4, 5] {
+            table.clear(piles);
+            let keys: Vec<Vec<u8>> = (0..5000u32)
+                .map(|i| {
+                    let cards = (i % 40) as usize;
+                    let mut key = vec![0; key_head(piles)];
+                    key[0] = cards as u8;
+                    key[piles] = (i / 40) as u8;
+                    key.extend((0..cards).map(|k| ((i as usize * 7 + k) % 52) as u8));
+                    key
+                })
+                .collect();
+            for key in &keys {
+                assert_eq!(table.insert(key).ok(), Some(true));
+            }
+            for key in &keys {
+                assert_eq!(table.insert(key).ok(), Some(false));
+            }
+            table.clear(piles);
+            assert_eq!(table.insert(&keys[0]).ok(), Some(true));
         }
-        for key in &keys {
-            assert_eq!(table.insert(key).ok(), Some(false));
-        }
-        table.clear();
-        assert_eq!(table.insert(&keys[0]).ok(), Some(true));
     }
 }
