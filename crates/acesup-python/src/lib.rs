@@ -9,12 +9,14 @@
 //! serialize their calls and cannot deadlock.
 
 use acesup::cards::{self, Card, DECK_SIZE};
-use acesup::game::{self, Game, Move, PILES};
+use acesup::game::Game;
+use acesup::moves::{self, Move, MAX_PILES};
+use acesup::position::Position;
 use acesup::rng::{self, Rng};
 use acesup::rules::{self, Rules};
 use acesup::simulate::{chunks, AdaptiveChunks, Pool};
 use acesup::solver::{self, Solvability};
-use acesup::stats::{Stats, SCORES};
+use acesup::stats::{Stats, MAX_SCORES};
 use acesup::strategies::Builtin;
 use acesup::{Error, ErrorKind};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -85,6 +87,73 @@ fn type_name(value: &Bound<'_, PyAny>) -> String {
 /// `repr(value)`.
 fn repr(value: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(value.repr()?.to_string())
+}
+
+/// The Python `repr` of a move: `Move.discard(2)`, `Move.fill(2, 0, index=3)`, `Move.deal()`.
+fn move_repr(mv: Move) -> String {
+    match mv {
+        Move::Discard(p) => format!("Move.discard({p})"),
+        Move::Fill { src, dst, index: 0 } => format!("Move.fill({src}, {dst})"),
+        Move::Fill { src, dst, index } => format!("Move.fill({src}, {dst}, index={index})"),
+        Move::Deal => "Move.deal()".to_string(),
+    }
+}
+
+/// The Python `repr` of rules: only the options that differ from the defaults, in
+/// the order of R6.4.
+fn rules_repr(rules: &Rules) -> String {
+    let default = Rules::standard();
+    let py_bool = |b: bool| if b { "True" } else { "False" };
+    let mut args = Vec::new();
+    if rules.fill != default.fill {
+        args.push(format!("fill='{}'", rules.fill.name()));
+    }
+    if rules.deal != default.deal {
+        args.push(format!("deal='{}'", rules.deal.name()));
+    }
+    if rules.relocate_single != default.relocate_single {
+        args.push(format!("relocate_single={}", py_bool(rules.relocate_single)));
+    }
+    if rules.ace_high != default.ace_high {
+        args.push(format!("ace_high={}", py_bool(rules.ace_high)));
+    }
+    for (name, value, default) in [
+        ("piles", rules.piles, default.piles),
+        ("suits", rules.suits, default.suits),
+        ("ranks", rules.ranks, default.ranks),
+    ] {
+        if value != default {
+            args.push(format!("{name}={value}"));
+        }
+    }
+    if rules.deal_to != default.deal_to {
+        args.push(format!("deal_to='{}'", rules.deal_to.name()));
+    }
+    format!("Rules({})", args.join(", "))
+}
+
+/// The Python `repr` of statistics: `Stats(histogram=(...))`.
+fn stats_repr(stats: &Stats) -> String {
+    let counts: Vec<String> = stats.histogram().iter().map(u64::to_string).collect();
+    format!("Stats(histogram=({}))", counts.join(", "))
+}
+
+/// The Python `repr` of a solution: `Solution(winnable=True, moves=(Move.deal(),), nodes=3)`.
+fn solution_repr(solution: &solver::Solution) -> String {
+    let moves: Vec<String> = solution.moves.iter().map(|&m| move_repr(m)).collect();
+    let moves = match moves.len() {
+        1 => format!("({},)", moves[0]),
+        _ => format!("({})", moves.join(", ")),
+    };
+    let verdict = match solution.winnable {
+        Some(true) => "True",
+        Some(false) => "False",
+        None => "None",
+    };
+    format!(
+        "Solution(winnable={verdict}, moves={moves}, nodes={})",
+        solution.nodes
+    )
 }
 
 /// `acesup.display.<function>(value)`: the notebook pictures are drawn once, in
@@ -312,7 +381,7 @@ impl PyCard {
         let i = int_arg(index, "a card index", 0, Some(DECK_SIZE as i128), |m| {
             errors::CardError::new_err(m)
         })?;
-        Ok(PyCard(Card::from_index(i).or_py()?))
+        Ok(PyCard(Card::from_index(i as usize).or_py()?))
     }
 
     /// The rank number, 2..14 (A = 14).
@@ -381,7 +450,7 @@ pub struct PyMove(Move);
 
 /// A pile argument: an int from 0 to 3, else `MoveError` (`TypeError` for a non-int).
 fn pile_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
-    int_arg(value, name, 0, Some(PILES as i128), |m| {
+    int_arg(value, name, 0, Some(MAX_PILES as i128), |m| {
         errors::MoveError::new_err(m)
     })
 }
@@ -401,7 +470,7 @@ impl PyMove {
     /// Discard the top card of `pile` (R2.1).
     #[classmethod]
     fn discard(_cls: &Bound<'_, PyType>, pile: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyMove(Move::discard(pile_arg(pile, "pile")?).or_py()?))
+        Ok(PyMove(Move::discard(pile_arg(pile, "pile")? as u8).or_py()?))
     }
 
     /// Move the card at `index` of pile src (from the top) onto the empty pile dst (R2.2).
@@ -420,13 +489,11 @@ impl PyMove {
                 let i = int_object(&i, "index", 0, None, errors::MoveError::new_err)?;
                 // Moves hold 64-bit indices: a larger one is refused (no position has
                 // a card there anyway).
-                i128::from(
-                    i.extract::<u64>()
-                        .map_err(|_| py_err(game::index_too_large(&i)))?,
-                )
+                i.extract::<u64>()
+                    .map_err(|_| py_err(moves::index_too_large(&i)))?
             }
         };
-        Ok(PyMove(Move::fill(src, dst, index).or_py()?))
+        Ok(PyMove(Move::fill(src as u8, dst as u8, index).or_py()?))
     }
 
     /// Deal four cards from the stock (R2.3).
@@ -484,7 +551,7 @@ impl PyMove {
     }
 
     fn __repr__(&self) -> String {
-        self.0.repr()
+        move_repr(self.0)
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyType>, (String,))> {
@@ -650,7 +717,7 @@ impl PyRules {
     }
 
     fn __repr__(&self) -> String {
-        self.0.repr()
+        rules_repr(&self.0)
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
@@ -810,7 +877,7 @@ impl PyStats {
             || !histogram.is_instance(iterable)?
         {
             return Err(PyTypeError::new_err(format!(
-                "histogram must be a sequence of {SCORES} ints, got {}",
+                "histogram must be a sequence of {MAX_SCORES} ints, got {}",
                 type_name(histogram)
             )));
         }
@@ -840,7 +907,7 @@ impl PyStats {
     /// No games: the neutral element of `+`.
     #[classmethod]
     fn empty(_cls: &Bound<'_, PyType>) -> Self {
-        PyStats::new_value(Stats::empty())
+        PyStats::new_value(Stats::default())
     }
 
     #[getter]
@@ -951,7 +1018,7 @@ impl PyStats {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let histogram = self.stats.repr();
+        let histogram = stats_repr(&self.stats);
         Ok(match &self.scores {
             None => histogram,
             Some(bytes) => format!(
@@ -1090,10 +1157,9 @@ impl PyGame {
         seed: Arg<'_>,
     ) -> PyResult<Py<Self>> {
         let cards = deck_arg(deck)?;
-        let deck = cards::check_deck(&cards).or_py()?;
         let rules = rules_arg(rules)?;
         let seed = seed.or(0, |s| seed_arg(s, "seed"))?;
-        PyGame::new_object(cls.py(), Game::from_deck(&deck, rules, seed).or_py()?)
+        PyGame::new_object(cls.py(), Game::from_deck(&cards, rules, seed).or_py()?)
     }
 
     /// The position of R6.5 text, with no history and the strategy stream `Rng(seed)`.
@@ -1105,7 +1171,7 @@ impl PyGame {
         seed: Arg<'_>,
     ) -> PyResult<Py<Self>> {
         let text = str_arg(text, |t| format!("a position text must be a str, got {t}"))?;
-        let pos = game::Position::parse(&text).or_py()?;
+        let pos = Position::parse(&text).or_py()?;
         let seed = seed.or(0, |s| seed_arg(s, "seed"))?;
         PyGame::new_object(cls.py(), Game::from_position(pos, Rng::new(seed)))
     }
@@ -1119,7 +1185,7 @@ impl PyGame {
     #[getter]
     fn piles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let game = self.snapshot();
-        let piles = (0..PILES)
+        let piles = (0..game.position().piles())
             .map(|p| card_tuple(py, game.position().pile(p)))
             .collect::<PyResult<Vec<_>>>()?;
         PyTuple::new(py, piles)
@@ -1454,7 +1520,7 @@ impl PySolution {
     }
 
     fn __repr__(&self) -> String {
-        self.0.repr()
+        solution_repr(&self.0)
     }
 
     fn __str__(&self) -> String {
@@ -1698,7 +1764,7 @@ fn game_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64>
 /// The deck that `Game.from_seed(seed)` deals, in deal order.
 #[pyfunction]
 fn deck_from_seed<'py>(py: Python<'py>, seed: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    let deck = rng::deck_from_seed(seed_arg(seed, "seed")?);
+    let deck = rng::deck_from_seed(seed_arg(seed, "seed")?, &Rules::standard());
     let objects = card_objects(py)?;
     PyList::new(py, deck.iter().map(|c| &objects[c.index()]))
 }
@@ -1842,7 +1908,7 @@ fn simulate(
         )));
     }
     let (start, games): (u64, u128) = (start.extract()?, games.extract()?);
-    let mut stats = Stats::empty();
+    let mut stats = Stats::empty(rules.win_score());
     let mut played: Option<Vec<u8>> = keep_scores.then(Vec::new);
     match strategy {
         StrategyArg::Builtin(builtin) => {
@@ -1858,7 +1924,7 @@ fn simulate(
                         let scores =
                             py.detach(|| pool.run_scores(&builtin, rules, seed, first, count));
                         played.extend_from_slice(&scores);
-                        Stats::from_scores(&scores).or_py()?
+                        Stats::from_scores(&scores, rules.win_score()).or_py()?
                     }
                 };
                 stats = stats.merge(&part).or_py()?;

@@ -31,10 +31,11 @@ impl Card {
     }
 
     /// The card with index `i` (R1.1); `CardError` outside 0..51.
-    pub fn from_index(i: i128) -> Result<Card> {
-        match u8::try_from(i) {
-            Ok(index) if usize::from(index) < DECK_SIZE => Ok(Card(index)),
-            _ => Err(index_error(i)),
+    pub fn from_index(i: usize) -> Result<Card> {
+        if i < DECK_SIZE {
+            Ok(Card(i as u8))
+        } else {
+            Err(index_error(i))
         }
     }
 
@@ -151,11 +152,19 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
         .collect()
 }
 
-/// Why `cards` are not the 52 distinct cards, or `None` when they are. The message,
-/// whose subject is `what` (e.g. "the deck"), names the number of cards when it is
-/// not 52, the first card found twice, and else the missing cards (up to four by
-/// name).
-pub fn card_set_problem(cards: &[Card], what: &str) -> Option<String> {
+/// Why `cards` are not the cards of `deck` (a layout's deck, R1.4), each once, or
+/// `None` when they are. The message, whose subject is `what` (e.g. "the deck"),
+/// names the first card that is not in `deck`, else the number of cards when it is
+/// not the deck's, the first card found twice, and the missing cards (up to four
+/// by name).
+pub fn card_set_problem(cards: &[Card], deck: &[Card], what: &str) -> Option<String> {
+    let allowed = deck.iter().fold(0u64, |bits, c| bits | 1 << c.index());
+    if let Some(stray) = cards.iter().find(|c| allowed & 1 << c.index() == 0) {
+        return Some(format!(
+            "{what} holds {stray}, which is not in the deck of these rules ({} cards)",
+            deck.len()
+        ));
+    }
     let mut seen = 0u64;
     let mut duplicate = None;
     for &card in cards {
@@ -165,10 +174,13 @@ pub fn card_set_problem(cards: &[Card], what: &str) -> Option<String> {
         }
         seen |= bit;
     }
-    if duplicate.is_none() && cards.len() == DECK_SIZE {
+    let size = deck.len();
+    if duplicate.is_none() && cards.len() == size {
         return None;
     }
-    let missing: Vec<Card> = Card::all()
+    let missing: Vec<Card> = deck
+        .iter()
+        .copied()
         .filter(|c| seen & (1u64 << c.index()) == 0)
         .collect();
     let named = if missing.len() <= 4 {
@@ -181,24 +193,19 @@ pub fn card_set_problem(cards: &[Card], what: &str) -> Option<String> {
         format!("{} cards", missing.len())
     };
     Some(match (cards.len(), duplicate) {
-        (DECK_SIZE, Some(dup)) => format!("{what} holds {dup} twice and lacks {named}"),
-        (n, Some(dup)) => format!("{what} holds {n} cards, not 52 ({dup} twice)"),
-        (n, None) => format!("{what} holds {n} cards, not 52 (missing {named})"),
+        (n, Some(dup)) if n == size => format!("{what} holds {dup} twice and lacks {named}"),
+        (n, Some(dup)) => format!("{what} holds {n} cards, not {size} ({dup} twice)"),
+        (n, None) => format!("{what} holds {n} cards, not {size} (missing {named})"),
     })
 }
 
-/// The deck as an array when it holds the 52 distinct cards (R1.3); `DeckError`
-/// naming the problem otherwise (see [`card_set_problem`]).
-pub fn check_deck(cards: &[Card]) -> Result<[Card; DECK_SIZE]> {
-    match card_set_problem(cards, "the deck") {
+/// Ok when `cards` are the cards of `deck` (a layout's deck) in some order (R1.3);
+/// `DeckError` naming the problem otherwise (see [`card_set_problem`]).
+pub fn check_deck(cards: &[Card], deck: &[Card]) -> Result<()> {
+    match card_set_problem(cards, deck, "the deck") {
         Some(problem) => Err(Error::new(ErrorKind::Deck, problem)),
-        None => Ok(cards.try_into().expect("52 cards")),
+        None => Ok(()),
     }
-}
-
-/// Parse a deck's text (R6.2) and check it (R1.3).
-pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE]> {
-    check_deck(&parse_cards(text)?)
 }
 
 /// Python's `str.isspace()`: Unicode white space plus the separators U+001C..U+001F.
@@ -330,8 +337,13 @@ mod tests {
     #[test]
     fn decks() {
         let text: Vec<String> = Card::all().map(|c| c.to_string()).collect();
+        let all: Vec<Card> = Card::all().collect();
+        let parse_deck = |text: &str| {
+            let cards = parse_cards(text)?;
+            check_deck(&cards, &all).map(|()| cards)
+        };
         let deck = parse_deck(&text.join(", ")).unwrap();
-        assert_eq!(deck.to_vec(), Card::all().collect::<Vec<_>>());
+        assert_eq!(deck, all);
         assert_eq!(parse_deck(&text.join(",\n")).unwrap(), deck);
         let short = parse_deck(&text[..51].join(" ")).unwrap_err();
         assert_eq!(short.kind, ErrorKind::Deck);
@@ -349,6 +361,21 @@ mod tests {
             "the deck holds 40 cards, not 52 (missing 12 cards)"
         );
         assert_eq!(parse_deck("2c 3c Xx").unwrap_err().kind, ErrorKind::Card);
+        // A smaller layout's deck: the stray card is named first.
+        let small: Vec<Card> = ["Qc", "Kc", "Ac", "Qd", "Kd", "Ad"]
+            .iter()
+            .map(|t| Card::parse(t).unwrap())
+            .collect();
+        let err = check_deck(&all[..6], &small).unwrap_err();
+        assert_eq!(
+            err.message,
+            "the deck holds 2c, which is not in the deck of these rules (6 cards)"
+        );
+        assert_eq!(
+            check_deck(&small[..5], &small).unwrap_err().message,
+            "the deck holds 5 cards, not 6 (missing Ad)"
+        );
+        assert!(check_deck(&small, &small).is_ok());
     }
 
     #[test]

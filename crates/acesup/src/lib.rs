@@ -7,9 +7,12 @@
 //! `acesup-python`, `crates/acesup-python`) only translate.
 //!
 //! - [`cards`]: cards and decks (R1, R6.1, R6.2).
-//! - [`rules`]: the rule options (R5, R6.4) and every rule predicate (R1.2, R2, R3, R7).
+//! - [`moves`]: moves and their text (R2, R6.3).
+//! - [`rules`]: the rule options (R1.4, R5, R6.4) and every rule (R1.2, R2-R4, R7),
+//!   written once over the [`rules::Tableau`] trait.
+//! - [`position`]: positions (R6.5, R6.6), a [`rules::Tableau`].
 //! - [`rng`]: SplitMix64, bounded draws, the shuffle and `game_seed` (RNG.md).
-//! - [`game`]: moves (R6.3), positions (R6.5, R6.6) and games with history and stream.
+//! - [`game`]: games, a position with its history and strategy stream.
 //! - [`strategies`]: the built-in strategies (STRATEGIES.md).
 //! - [`stats`]: score histograms and their statistics.
 //! - [`simulate`]: seeded batch play-outs, on any number of threads.
@@ -17,6 +20,8 @@
 
 pub mod cards;
 pub mod game;
+pub mod moves;
+pub mod position;
 pub mod rng;
 pub mod rules;
 pub mod simulate;
@@ -25,7 +30,9 @@ pub mod stats;
 pub mod strategies;
 
 pub use cards::Card;
-pub use game::{Game, Move, Position};
+pub use game::Game;
+pub use moves::Move;
+pub use position::Position;
 pub use rng::{deck_from_seed, game_seed, Rng};
 pub use rules::Rules;
 pub use solver::{solve, Solution, Solvability};

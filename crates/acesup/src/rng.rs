@@ -2,7 +2,8 @@
 //! Fisher-Yates shuffle and the per-game seeds of a batch run. All arithmetic wraps
 //! modulo 2⁶⁴, exactly as the reference engine's.
 
-use crate::cards::{Card, DECK_SIZE};
+use crate::cards::Card;
+use crate::rules::Rules;
 
 /// The SplitMix64 increment (the golden ratio in 64-bit fixed point).
 pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -67,15 +68,6 @@ pub const fn game_seed(seed: u64, index: u64) -> u64 {
     mix(seed.wrapping_add(index.wrapping_add(1).wrapping_mul(GOLDEN)))
 }
 
-/// Shuffle the 52 cards from `rng` (51 draws, see [`shuffle_slice`]), leaving `rng`
-/// just after the shuffle: the game's strategy stream.
-#[inline]
-pub fn shuffle(rng: &mut Rng) -> [Card; DECK_SIZE] {
-    let mut deck: [Card; DECK_SIZE] = std::array::from_fn(|i| Card::new(i as u8));
-    shuffle_slice(&mut deck, rng);
-    deck
-}
-
 /// Shuffle `items` in place: Fisher-Yates from the last index down, `j =
 /// below(i + 1)` for i from `len - 1` to 1 (RNG.md), as the deck is shuffled and as
 /// montecarlo guesses the order of a stock.
@@ -87,16 +79,20 @@ pub fn shuffle_slice<T>(items: &mut [T], rng: &mut Rng) {
     }
 }
 
-/// The deck of `Game.from_seed(seed)`.
-pub fn deck_from_seed(seed: u64) -> [Card; DECK_SIZE] {
-    deck_from_seed_and_stream(seed).0
+/// The deck of `Game.from_seed(seed, rules)`: the layout's deck (R1.4) in index
+/// order, shuffled by [`shuffle_slice`] (D − 1 draws; the standard deck's shuffle
+/// is the one it always was).
+pub fn deck_from_seed(seed: u64, rules: &Rules) -> Vec<Card> {
+    deck_from_seed_and_stream(seed, rules).0
 }
 
-/// The deck of `Game.from_seed(seed)` and its strategy stream: `Rng(seed)` just
-/// after the shuffle.
-pub fn deck_from_seed_and_stream(seed: u64) -> ([Card; DECK_SIZE], Rng) {
+/// The deck of `Game.from_seed(seed, rules)` and its strategy stream: `Rng(seed)`
+/// just after the shuffle.
+pub fn deck_from_seed_and_stream(seed: u64, rules: &Rules) -> (Vec<Card>, Rng) {
     let mut rng = Rng::new(seed);
-    (shuffle(&mut rng), rng)
+    let mut deck = rules.deck();
+    shuffle_slice(&mut deck, &mut rng);
+    (deck, rng)
 }
 
 #[cfg(test)]
@@ -150,13 +146,39 @@ mod tests {
         assert!(draws > 120, "{draws}");
     }
 
+    /// `Rules(suits=4, ranks=3)`, the example of RNG.md.
+    fn small_layout() -> Rules {
+        Rules {
+            ranks: 3,
+            ..Rules::standard()
+        }
+    }
+
+    /// RNG.md: a layout's deck is shuffled from its cards in index order, D − 1 draws.
+    #[test]
+    fn a_layout_deck_is_shuffled_like_the_standard_one() {
+        let rules = small_layout();
+        let deck: Vec<String> = rules.deck().iter().map(Card::to_string).collect();
+        assert_eq!(deck.join(" "), "Qc Kc Ac Qd Kd Ad Qh Kh Ah Qs Ks As");
+        let (shuffled, rng) = deck_from_seed_and_stream(9, &rules);
+        let mut expected = rules.deck();
+        let mut draws = Rng::new(9);
+        for i in (1..expected.len()).rev() {
+            let j = draws.below(i as u64 + 1) as usize;
+            expected.swap(i, j);
+        }
+        assert_eq!((shuffled, rng), (expected, draws));
+        assert_eq!(rng.state(), 9u64.wrapping_add(11u64.wrapping_mul(GOLDEN)));
+    }
+
     #[test]
     fn shuffle_is_a_permutation() {
         for seed in 0..100 {
-            let deck = deck_from_seed(seed);
-            let mut sorted = deck;
-            sorted.sort();
-            assert!(sorted.iter().copied().eq(Card::all()));
+            for rules in [Rules::standard(), Rules::reverse(), small_layout()] {
+                let mut sorted = deck_from_seed(seed, &rules);
+                sorted.sort();
+                assert_eq!(sorted, rules.deck());
+            }
         }
     }
 
@@ -345,7 +367,7 @@ mod tests {
         fn decks() {
             let Some(v) = vectors() else { return };
             for case in v.get("deck_from_seed").list() {
-                let deck: Vec<String> = deck_from_seed(case.get("seed").num())
+                let deck: Vec<String> = deck_from_seed(case.get("seed").num(), &Rules::standard())
                     .iter()
                     .map(Card::to_string)
                     .collect();
@@ -357,8 +379,8 @@ mod tests {
         fn strategy_stream() {
             let Some(v) = vectors() else { return };
             for case in v.get("strategy_stream").list() {
-                let mut rng = Rng::new(case.get("seed").num());
-                shuffle(&mut rng);
+                let (_, mut rng) =
+                    deck_from_seed_and_stream(case.get("seed").num(), &Rules::standard());
                 let outputs: Vec<u64> = case
                     .get("n")
                     .nums()

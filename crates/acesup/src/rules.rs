@@ -1,13 +1,16 @@
-//! The rule options (RULES.md R5, R6.4) and every rule predicate, one function per
+//! The rule options (RULES.md R1.4, R5, R6.4) and every rule, one function per
 //! rule: rank order (R1.2), discard (R2.1), fill (R2.2), deal (R2.3), the order of
-//! the legal moves (R3) and the reasons a move is illegal (R7).
+//! the legal moves (R3), the end of the game (R4) and the reasons a move is illegal
+//! (R7).
 //!
-//! The predicates read the [`Position`]'s incremental summary (per-suit masks of the
-//! top cards, the count of empty piles); the plain versions they must agree with are
-//! in the tests at the bottom.
+//! The rule functions are written once, generic over [`Tableau`]: what a rule needs
+//! to know of a position (heights, the cards from the top, the top-card masks, the
+//! stock left). The game's `Position` and the solver's compact state both
+//! implement it. The plain versions the fast ones must agree
+//! with are in the tests at the bottom.
 
 use crate::cards::{py_repr, strip, Card, SUIT_NAMES};
-use crate::game::{Move, Position, PILES};
+use crate::moves::{Move, MAX_PILES};
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
 
@@ -31,55 +34,55 @@ pub enum DealRule {
     Free,
     /// Only when, in addition, no fill from a pile of two or more cards is legal.
     Stuck,
-    /// Whenever the stock is not empty (TEMPORARY stub until core lands).
+    /// Whenever the stock is not empty.
     Any,
 }
 
-/// Which piles a deal reaches (TEMPORARY stub until core lands).
+/// Which piles a deal reaches (R2.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum DealTo {
+    /// Every pile.
     #[default]
     All,
+    /// Only the empty piles when there are any (Russian Aces), else every pile.
     Empty,
 }
 
-impl FillRule {
-    pub const NAMES: [&'static str; 3] = ["top", "ace", "any"];
+/// The named values of an option held in an enum: its names by discriminant.
+macro_rules! named_values {
+    ($type:ident, [$($variant:ident = $name:literal),+]) => {
+        impl $type {
+            pub const NAMES: &'static [&'static str] = &[$($name),+];
 
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
+            pub fn name(self) -> &'static str {
+                Self::NAMES[self as usize]
+            }
 
-    pub fn from_name(name: &str) -> Option<FillRule> {
-        [FillRule::Top, FillRule::Ace, FillRule::Any]
-            .into_iter()
-            .find(|f| f.name() == name)
-    }
+            pub fn from_name(name: &str) -> Option<$type> {
+                [$($type::$variant),+].into_iter().find(|v| v.name() == name)
+            }
+        }
+    };
 }
 
-impl DealRule {
-    pub const NAMES: [&'static str; 2] = ["free", "stuck"];
+named_values!(FillRule, [Top = "top", Ace = "ace", Any = "any"]);
+named_values!(DealRule, [Free = "free", Stuck = "stuck", Any = "any"]);
+named_values!(DealTo, [All = "all", Empty = "empty"]);
 
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
-    pub fn from_name(name: &str) -> Option<DealRule> {
-        [DealRule::Free, DealRule::Stuck]
-            .into_iter()
-            .find(|d| d.name() == name)
-    }
-}
-
-/// A set of rule options (R5); a frozen value. `Rules::default()` is the standard game.
+/// A set of rule options (R5); a frozen value. `Rules::default()` is the standard
+/// game. Built by [`Rules::set_option`] or [`Rules::parse`], it is a layout that
+/// R1.4 defines ([`Rules::validate`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub fill: FillRule,
     pub deal: DealRule,
     pub relocate_single: bool,
     pub ace_high: bool,
+    /// P, 4 or 5.
     pub piles: u8,
+    /// S, 1 to 4: the first S suits of `c d h s`.
     pub suits: u8,
+    /// R, 2 to 13: the R highest ranks of each suit under the rank order.
     pub ranks: u8,
     pub deal_to: DealTo,
 }
@@ -91,9 +94,48 @@ impl Default for Rules {
 }
 
 /// The option names, in the order of their text form (R6.4).
-pub const OPTIONS: [&str; 4] = ["fill", "deal", "relocate_single", "ace_high"];
+pub const OPTIONS: [&str; 8] = [
+    "fill",
+    "deal",
+    "relocate_single",
+    "ace_high",
+    "piles",
+    "suits",
+    "ranks",
+    "deal_to",
+];
 /// The preset names (R5).
-pub const PRESETS: [&str; 4] = ["standard", "strict", "easy", "reverse"];
+pub const PRESETS: [&str; 6] = [
+    "standard",
+    "strict",
+    "easy",
+    "reverse",
+    "aces_up_5",
+    "russian_aces",
+];
+
+/// A value given to [`Rules::set_option`], as the caller received it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionValue<'a> {
+    Bool(bool),
+    Int(i64),
+    Text(&'a str),
+    /// A value of another type, carried as its Python `repr` for the message.
+    Other(&'a str),
+}
+
+impl OptionValue<'_> {
+    /// The value as Python shows it, for messages.
+    fn shown(self) -> String {
+        match self {
+            OptionValue::Bool(true) => "True".to_string(),
+            OptionValue::Bool(false) => "False".to_string(),
+            OptionValue::Int(n) => n.to_string(),
+            OptionValue::Text(text) => py_repr(text),
+            OptionValue::Other(repr) => repr.to_string(),
+        }
+    }
+}
 
 impl Rules {
     pub const fn standard() -> Rules {
@@ -107,14 +149,6 @@ impl Rules {
             ranks: 13,
             deal_to: DealTo::All,
         }
-    }
-
-    pub fn deck_size(&self) -> usize {
-        usize::from(self.suits) * usize::from(self.ranks)
-    }
-
-    pub fn win_score(&self) -> usize {
-        self.deck_size() - usize::from(self.suits)
     }
 
     pub const fn strict() -> Rules {
@@ -138,6 +172,22 @@ impl Rules {
         }
     }
 
+    /// PySolFC's "Aces Up 5": five piles.
+    pub const fn aces_up_5() -> Rules {
+        Rules {
+            piles: 5,
+            ..Rules::standard()
+        }
+    }
+
+    /// PySolFC's "Russian Aces": a deal reaches only the empty piles when there are any.
+    pub const fn russian_aces() -> Rules {
+        Rules {
+            deal_to: DealTo::Empty,
+            ..Rules::standard()
+        }
+    }
+
     /// A preset by name (R5), ignoring surrounding white space and case;
     /// `RulesError` for an unknown one.
     pub fn preset(name: &str) -> Result<Rules> {
@@ -146,6 +196,8 @@ impl Rules {
             "strict" => Ok(Rules::strict()),
             "easy" => Ok(Rules::easy()),
             "reverse" => Ok(Rules::reverse()),
+            "aces_up_5" => Ok(Rules::aces_up_5()),
+            "russian_aces" => Ok(Rules::russian_aces()),
             _ => Err(rules_error(format!(
                 "unknown rules preset {}: expected one of {}",
                 py_repr(name),
@@ -154,12 +206,64 @@ impl Rules {
         }
     }
 
+    /// Set one option (R5) to `value`: the one check of option values, for keywords
+    /// (`Rules(piles=5)`) and text alike. `RulesError` for an unknown option or a
+    /// value that the option does not take (the integer options take `Int` only, the
+    /// boolean ones `Bool` only, the others one of their names as `Text`). The
+    /// layout as a whole is checked by [`Rules::validate`].
+    pub fn set_option(&mut self, option: &str, value: OptionValue<'_>) -> Result<()> {
+        let bad = || option_error(option, &value.shown());
+        let text = || match value {
+            OptionValue::Text(text) => Some(text),
+            _ => None,
+        };
+        let int = |low: i64, high: i64| match value {
+            OptionValue::Int(n) if (low..=high).contains(&n) => Ok(n as u8),
+            _ => Err(bad()),
+        };
+        match option {
+            "fill" => self.fill = text().and_then(FillRule::from_name).ok_or_else(bad)?,
+            "deal" => self.deal = text().and_then(DealRule::from_name).ok_or_else(bad)?,
+            "deal_to" => self.deal_to = text().and_then(DealTo::from_name).ok_or_else(bad)?,
+            "relocate_single" | "ace_high" => {
+                let OptionValue::Bool(flag) = value else {
+                    return Err(bad());
+                };
+                if option == "ace_high" {
+                    self.ace_high = flag;
+                } else {
+                    self.relocate_single = flag;
+                }
+            }
+            "piles" => self.piles = int(4, MAX_PILES as i64)?,
+            "suits" => self.suits = int(1, 4)?,
+            "ranks" => self.ranks = int(2, 13)?,
+            _ => return Err(unknown_option(option)),
+        }
+        Ok(())
+    }
+
+    /// Ok when the layout is one R1.4 defines: `RulesError` when the deck holds
+    /// fewer cards than there are piles, since every pile is dealt a first card.
+    pub fn validate(&self) -> Result<()> {
+        if self.deck_size() < usize::from(self.piles) {
+            return Err(rules_error(format!(
+                "suits={} and ranks={} make a deck of {} cards, fewer than the {} piles",
+                self.suits,
+                self.ranks,
+                self.deck_size(),
+                self.piles
+            )));
+        }
+        Ok(())
+    }
+
     /// Parse the text form (R6.4): an optional leading preset name, then
     /// `option=value` items, separated by commas. White space around items, names
     /// and values and the case of letters are ignored; options not given keep the
     /// preset's (or the default) value, and the empty text is the standard game.
     /// `RulesError` for an unknown preset or option, an option given twice, an
-    /// empty item, a preset that is not first, or a bad value.
+    /// empty item, a preset that is not first, a bad value or an undefined layout.
     pub fn parse(text: &str) -> Result<Rules> {
         let mut items: Vec<&str> = text.split(',').map(strip).collect();
         if items == [""] {
@@ -175,8 +279,8 @@ impl Rules {
             items.remove(0);
         }
         let mut given: Vec<String> = Vec::new();
-        // As the reference reads it: booleans are checked item by item, the
-        // fill and deal values once all items are read.
+        // As the reference reads it: every other option is checked item by item,
+        // the fill and deal values once all items are read.
         let (mut fill, mut deal) = (rules.fill.name().to_string(), rules.deal.name().to_string());
         for item in items {
             let Some((name, value)) = item.split_once('=') else {
@@ -207,63 +311,24 @@ impl Rules {
             match name.as_str() {
                 "fill" => fill = value,
                 "deal" => deal = value,
-                _ => rules.set_text(&name, &value)?,
+                "relocate_single" | "ace_high" => {
+                    let flag = parse_bool(&value).ok_or_else(|| {
+                        rules_error(format!(
+                            "{name} must be one of {}, got {}",
+                            quoted_list(&BOOL_TEXT),
+                            py_repr(&value)
+                        ))
+                    })?;
+                    rules.set_option(&name, OptionValue::Bool(flag))?;
+                }
+                _ => rules.set_option(&name, text_value(&value))?,
             }
             given.push(name);
         }
-        rules.set_text("fill", &fill)?;
-        rules.set_text("deal", &deal)?;
+        rules.set_option("fill", OptionValue::Text(&fill))?;
+        rules.set_option("deal", OptionValue::Text(&deal))?;
+        rules.validate()?;
         Ok(rules)
-    }
-
-    /// Set one option from its (lower-case) text value (R6.4): `RulesError` for an
-    /// unknown option or value.
-    pub fn set_text(&mut self, option: &str, value: &str) -> Result<()> {
-        let shown = py_repr(value);
-        match option {
-            "fill" => {
-                self.fill =
-                    FillRule::from_name(value).ok_or_else(|| option_error(option, &shown))?
-            }
-            "deal" => {
-                self.deal =
-                    DealRule::from_name(value).ok_or_else(|| option_error(option, &shown))?
-            }
-            "relocate_single" | "ace_high" => {
-                let value = parse_bool(value).ok_or_else(|| {
-                    rules_error(format!(
-                        "{option} must be one of {}, got {shown}",
-                        quoted_list(&BOOL_TEXT)
-                    ))
-                })?;
-                if option == "ace_high" {
-                    self.ace_high = value;
-                } else {
-                    self.relocate_single = value;
-                }
-            }
-            _ => return Err(unknown_option(option)),
-        }
-        Ok(())
-    }
-
-    /// The Python `repr`: only the options that differ from the defaults.
-    pub fn repr(&self) -> String {
-        let default = Rules::standard();
-        let mut args = Vec::new();
-        if self.fill != default.fill {
-            args.push(format!("fill='{}'", self.fill.name()));
-        }
-        if self.deal != default.deal {
-            args.push(format!("deal='{}'", self.deal.name()));
-        }
-        if self.relocate_single != default.relocate_single {
-            args.push(format!("relocate_single={}", py_bool(self.relocate_single)));
-        }
-        if self.ace_high != default.ace_high {
-            args.push(format!("ace_high={}", py_bool(self.ace_high)));
-        }
-        format!("Rules({})", args.join(", "))
     }
 
     /// The name of the top rank (R1.2), as in the R7 messages.
@@ -274,10 +339,33 @@ impl Rules {
             "king"
         }
     }
+
+    /// D, the number of cards of the layout's deck (R1.4).
+    pub const fn deck_size(&self) -> usize {
+        self.suits as usize * self.ranks as usize
+    }
+
+    /// The score of a won game, D − S (R4.2).
+    pub const fn win_score(&self) -> usize {
+        self.deck_size() - self.suits as usize
+    }
+
+    /// Whether `card` is in the layout's deck (R1.4): one of the first S suits and
+    /// the R highest ranks of the order in force.
+    #[inline]
+    pub fn has_card(&self, card: Card) -> bool {
+        card.suit() < usize::from(self.suits) && strength(card, self) + self.ranks > TOP_STRENGTH
+    }
+
+    /// The layout's deck in index order (R1.4): what the shuffle of RNG.md starts from.
+    pub fn deck(&self) -> Vec<Card> {
+        Card::all().filter(|&c| self.has_card(c)).collect()
+    }
 }
 
 impl fmt::Display for Rules {
-    /// The R6.4 text: always all four options, in order.
+    /// The R6.4 text: the four classic options always, in order, then the layout
+    /// options and `deal_to`, each only when it differs from its default.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -286,7 +374,21 @@ impl fmt::Display for Rules {
             self.deal.name(),
             self.relocate_single,
             self.ace_high
-        )
+        )?;
+        let default = Rules::standard();
+        for (name, value, default) in [
+            ("piles", self.piles, default.piles),
+            ("suits", self.suits, default.suits),
+            ("ranks", self.ranks, default.ranks),
+        ] {
+            if value != default {
+                write!(f, ",{name}={value}")?;
+            }
+        }
+        if self.deal_to != default.deal_to {
+            write!(f, ",deal_to={}", self.deal_to.name())?;
+        }
+        Ok(())
     }
 }
 
@@ -301,11 +403,12 @@ fn parse_bool(value: &str) -> Option<bool> {
         .map(|i| i < 3)
 }
 
-fn py_bool(b: bool) -> &'static str {
-    if b {
-        "True"
-    } else {
-        "False"
+/// A value of rules text: an `Int` when it is a short run of ASCII digits, as an
+/// integer option takes, else `Text`.
+fn text_value(value: &str) -> OptionValue<'_> {
+    match value.parse::<i64>() {
+        Ok(n) if value.bytes().all(|b| b.is_ascii_digit()) => OptionValue::Int(n),
+        _ => OptionValue::Text(value),
     }
 }
 
@@ -324,17 +427,16 @@ fn quoted_list(names: &[&str]) -> String {
 /// The `RulesError` of an option given a bad value; `shown` is the value as Python
 /// shows it (`repr`).
 pub fn option_error(option: &str, shown: &str) -> Error {
-    match option {
-        "fill" => rules_error(format!(
-            "fill must be one of {}, got {shown}",
-            quoted_list(&FillRule::NAMES)
-        )),
-        "deal" => rules_error(format!(
-            "deal must be one of {}, got {shown}",
-            quoted_list(&DealRule::NAMES)
-        )),
-        _ => rules_error(format!("{option} must be True or False, got {shown}")),
-    }
+    let expected = match option {
+        "fill" => format!("one of {}", quoted_list(FillRule::NAMES)),
+        "deal" => format!("one of {}", quoted_list(DealRule::NAMES)),
+        "deal_to" => format!("one of {}", quoted_list(DealTo::NAMES)),
+        "piles" => "4 or 5".to_string(),
+        "suits" => "an int from 1 to 4".to_string(),
+        "ranks" => "an int from 2 to 13".to_string(),
+        _ => "True or False".to_string(),
+    };
+    rules_error(format!("{option} must be {expected}, got {shown}"))
 }
 
 /// The `RulesError` of an unknown option in a rules text.
@@ -347,6 +449,52 @@ pub fn unknown_option(option: &str) -> Error {
 }
 
 // ---------------------------------------------------------------------------
+// What the rules read of a position
+
+/// What the rule functions read of a position, implemented by the game's
+/// `Position` and by the solver's compact state (pydantic-core's `Input` trait is
+/// the model): one statement of R2-R4 serves both.
+pub trait Tableau {
+    fn rules(&self) -> &Rules;
+    /// The number of cards on pile p, `p < rules().piles`.
+    fn height(&self, p: usize) -> usize;
+    /// The card at `index` from the top of pile p (0 is the top card); `index < height(p)`.
+    fn card_from_top(&self, p: usize, index: usize) -> Card;
+    /// The [`top_bit`] of pile p's top card; 0 for an empty pile.
+    fn top_bit(&self, p: usize) -> u64;
+    /// The OR of every pile's [`Tableau::top_bit`].
+    fn tops(&self) -> u64;
+    /// The number of cards in the stock.
+    fn stock_left(&self) -> usize;
+    /// The number of empty piles.
+    fn empty_piles(&self) -> usize;
+}
+
+/// `$body` with the const `$p` bound to the number of piles of `$rules`, so that a
+/// loop over the piles is compiled once per layout (the four-pile game keeps its
+/// unrolled loops).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! by_piles {
+    ($rules:expr, $p:ident => $body:expr) => {
+        if $rules.piles == 4 {
+            const $p: usize = 4;
+            $body
+        } else {
+            const $p: usize = $crate::moves::MAX_PILES;
+            $body
+        }
+    };
+}
+pub use by_piles;
+
+/// The number of cards discarded: the deck less the piles and the stock (R4.2).
+pub fn score<T: Tableau + ?Sized>(t: &T) -> usize {
+    let piles = usize::from(t.rules().piles);
+    t.rules().deck_size() - t.stock_left() - (0..piles).map(|p| t.height(p)).sum::<usize>()
+}
+
+// ---------------------------------------------------------------------------
 // R1.2 Rank order
 
 /// The strength of the top rank: the ace, or the king when `ace_high=False`.
@@ -355,14 +503,14 @@ pub const TOP_STRENGTH: u8 = 12;
 /// A card's place in the rank order in force (R1.2): 0 for the lowest rank, 12
 /// ([`TOP_STRENGTH`]) for the top rank.
 #[inline]
-pub fn strength(card: Card, ace_high: bool) -> u8 {
-    STRENGTH[usize::from(ace_high)][card.index()]
+pub fn strength(card: Card, rules: &Rules) -> u8 {
+    STRENGTH[usize::from(rules.ace_high)][card.index()]
 }
 
 /// Whether a card is of the top rank (R1.2).
 #[inline]
 pub fn is_top_rank(card: Card, rules: &Rules) -> bool {
-    strength(card, rules.ace_high) == TOP_STRENGTH
+    strength(card, rules) == TOP_STRENGTH
 }
 
 /// A card's bit in a mask of top cards: bit `16 × suit + strength`, so each suit has
@@ -386,7 +534,7 @@ pub fn stronger_bits(bit: u64) -> u64 {
 }
 
 /// The bits of the four top-rank cards (strength 12 in each lane).
-const TOP_RANK_BITS: u64 = 1 << 12 | 1 << 28 | 1 << 44 | 1 << 60;
+pub const TOP_RANK_BITS: u64 = 1 << 12 | 1 << 28 | 1 << 44 | 1 << 60;
 
 /// Every card's [`top_bit`] by index, under one rank order; 256 entries so that any
 /// `u8` index is in bounds (the placeholder `Card::NONE`, 52, and the unused ones
@@ -428,77 +576,32 @@ static TOP_BITS: [BitTable; 2] = {
 };
 
 // ---------------------------------------------------------------------------
-// The tableau the rules read
-
-/// What the rule functions read of a position: `Position` and the solver's compact
-/// state both implement it, so the rules are written once.
-pub trait Tableau {
-    fn rules(&self) -> &Rules;
-    /// Cards on pile p.
-    fn height(&self, p: usize) -> usize;
-    /// The card `index` places from the top of pile p; `index < height(p)`.
-    fn card_from_top(&self, p: usize, index: usize) -> Card;
-    /// [`top_bit`] of pile p's top card; 0 for an empty pile.
-    fn top_bit(&self, p: usize) -> u64;
-    /// The OR of every pile's `top_bit`.
-    fn tops(&self) -> u64;
-    fn stock_left(&self) -> usize;
-    /// The number of empty piles.
-    fn empty_piles(&self) -> usize;
-}
-
-impl Tableau for Position {
-    #[inline]
-    fn rules(&self) -> &Rules {
-        &self.rules
-    }
-    #[inline]
-    fn height(&self, p: usize) -> usize {
-        Position::height(self, p)
-    }
-    #[inline]
-    fn card_from_top(&self, p: usize, index: usize) -> Card {
-        Position::card_from_top(self, p, index)
-    }
-    #[inline]
-    fn top_bit(&self, p: usize) -> u64 {
-        Position::top_bit(self, p)
-    }
-    #[inline]
-    fn tops(&self) -> u64 {
-        Position::tops(self)
-    }
-    #[inline]
-    fn stock_left(&self) -> usize {
-        self.stock().len()
-    }
-    #[inline]
-    fn empty_piles(&self) -> usize {
-        Position::empty_piles(self)
-    }
-}
-
-// ---------------------------------------------------------------------------
 // R2.1 Discard
 
 /// R2.1: pile `p` is not empty and its top card is lower than the top card of
-/// another pile of its suit. One mask test: the position keeps the bits of all top
-/// cards, and a pile's top card may go when they meet its [`stronger_bits`].
+/// another pile of its suit. One mask test: a pile's top card may go when the bits
+/// of all top cards meet its [`stronger_bits`].
 #[inline]
-pub fn can_discard<T: Tableau + ?Sized>(pos: &T, p: usize) -> bool {
-    pos.tops() & stronger_bits(pos.top_bit(p)) != 0
+pub fn can_discard<T: Tableau + ?Sized>(t: &T, p: usize) -> bool {
+    t.tops() & stronger_bits(t.top_bit(p)) != 0
 }
 
 /// Bit p set when pile p may be discarded (R2.1).
 #[inline]
-pub fn discard_mask<T: Tableau + ?Sized>(pos: &T) -> u8 {
-    (0..PILES).fold(0, |mask, p| mask | (u8::from(can_discard(pos, p)) << p))
+pub fn discard_mask<T: Tableau + ?Sized>(t: &T) -> u8 {
+    by_piles!(t.rules(), P => discard_mask_of::<T, P>(t))
+}
+
+/// [`discard_mask`] for a layout of `P` piles.
+#[inline]
+pub fn discard_mask_of<T: Tableau + ?Sized, const P: usize>(t: &T) -> u8 {
+    (0..P).fold(0, |mask, p| mask | (u8::from(can_discard(t, p)) << p))
 }
 
 /// The first pile whose top card may be discarded (R2.1, in R3 order).
 #[inline]
-pub fn first_discard<T: Tableau + ?Sized>(pos: &T) -> Option<usize> {
-    let mask = discard_mask(pos);
+pub fn first_discard<T: Tableau + ?Sized>(t: &T) -> Option<usize> {
+    let mask = discard_mask(t);
     (mask != 0).then(|| mask.trailing_zeros() as usize)
 }
 
@@ -508,34 +611,36 @@ pub fn first_discard<T: Tableau + ?Sized>(pos: &T) -> Option<usize> {
 /// R2.2 conditions 2 and 3: how many cards of pile `src`, counted from the top, may
 /// fill an empty pile. A fill from `src` is legal exactly for `index` below this.
 #[inline]
-pub fn fill_choices<T: Tableau + ?Sized>(pos: &T, src: usize) -> usize {
-    let height = pos.height(src);
-    let rules = pos.rules();
+pub fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
+    let height = t.height(src);
+    let rules = t.rules();
     // `&` and `|`, not `&&` and `||`: no branch on the heights, which vary at random
     // in the play-outs.
-    let may_move = (height >= 2) | ((height == 1) & rules.relocate_single & (pos.stock_left() > 0));
+    let may_move = (height >= 2) | ((height == 1) & rules.relocate_single & (t.stock_left() > 0));
     let allowed = match rules.fill {
         FillRule::Top => 1,
-        FillRule::Ace => usize::from(pos.top_bit(src) & TOP_RANK_BITS != 0), // a top-rank card on top
+        FillRule::Ace => usize::from(t.top_bit(src) & TOP_RANK_BITS != 0), // a top-rank card on top
         FillRule::Any => height,
     };
     usize::from(may_move) * allowed
 }
 
 /// R2.2: filling empty pile `dst` with the card at `index` (from the top) of `src`.
-pub fn can_fill<T: Tableau + ?Sized>(pos: &T, src: usize, dst: usize, index: u64) -> bool {
-    src < PILES
-        && dst < PILES
+pub fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) -> bool {
+    let piles = usize::from(t.rules().piles);
+    src < piles
+        && dst < piles
         && src != dst
-        && pos.height(dst) == 0
-        && index < fill_choices(pos, src) as u64
+        && t.height(dst) == 0
+        && index < fill_choices(t, src) as u64
 }
 
 /// The first fill from a pile of two or more cards in R3 order, if any: the fills
 /// that hold a deal back under `deal="stuck"` (R2.3).
-pub fn first_real_fill<T: Tableau + ?Sized>(pos: &T) -> Option<Move> {
-    let dst = (0..PILES).find(|&p| pos.height(p) == 0)?;
-    let src = (0..PILES).find(|&p| pos.height(p) >= 2 && fill_choices(pos, p) > 0)?;
+pub fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
+    let piles = usize::from(t.rules().piles);
+    let dst = (0..piles).find(|&p| t.height(p) == 0)?;
+    let src = (0..piles).find(|&p| t.height(p) >= 2 && fill_choices(t, p) > 0)?;
     Some(Move::Fill {
         src: src as u8,
         dst: dst as u8,
@@ -546,18 +651,44 @@ pub fn first_real_fill<T: Tableau + ?Sized>(pos: &T) -> Option<Move> {
 // ---------------------------------------------------------------------------
 // R2.3 Deal
 
-/// R2.3: the stock is not empty, no discard is legal, and under `deal="stuck"` no
-/// fill from a pile of two or more cards is legal.
-pub fn can_deal<T: Tableau + ?Sized>(pos: &T) -> bool {
-    pos.stock_left() > 0
-        && first_discard(pos).is_none()
-        && (pos.rules().deal == DealRule::Free || first_real_fill(pos).is_none())
+/// R2.3: the stock is not empty, and unless `deal="any"` no discard is legal, and
+/// under `deal="stuck"` no fill from a pile of two or more cards is legal either.
+pub fn can_deal<T: Tableau + ?Sized>(t: &T) -> bool {
+    t.stock_left() > 0
+        && match t.rules().deal {
+            DealRule::Any => true,
+            DealRule::Free => first_discard(t).is_none(),
+            DealRule::Stuck => first_discard(t).is_none() && blocking_fill(t).is_none(),
+        }
 }
 
-/// R2.3: the piles the next deal puts a card on, as a mask.
+/// R2.3 `deal_to` and the stock's length: bit p set when the next deal puts a card
+/// on pile p. The receiving piles are every pile (under `"all"`, or when none is
+/// empty) or the empty ones (under `"empty"`), the first of them in pile order
+/// while the stock lasts. 0 when the stock is empty.
 #[inline]
-pub fn deal_targets<T: Tableau + ?Sized>(pos: &T) -> u8 {
-    ((1u32 << pos.stock_left().min(PILES)) - 1) as u8
+pub fn deal_targets<T: Tableau + ?Sized>(t: &T) -> u8 {
+    let rules = t.rules();
+    let all = (1u8 << rules.piles) - 1;
+    let receiving = if rules.deal_to == DealTo::Empty && t.empty_piles() > 0 {
+        (0..usize::from(rules.piles)).fold(0, |m, p| m | u8::from(t.height(p) == 0) << p)
+    } else {
+        all
+    };
+    first_bits(receiving, t.stock_left())
+}
+
+/// The lowest `n` set bits of `bits` (all of them when it has fewer).
+#[inline]
+fn first_bits(bits: u8, n: usize) -> u8 {
+    if n >= bits.count_ones() as usize {
+        return bits;
+    }
+    let mut rest = bits;
+    for _ in 0..n {
+        rest &= rest - 1;
+    }
+    bits & !rest
 }
 
 // ---------------------------------------------------------------------------
@@ -569,8 +700,9 @@ pub fn deal_targets<T: Tableau + ?Sized>(pos: &T) -> u8 {
 ///
 /// Invariant: for each source, its fills are the `choices[src]` top cards onto each
 /// of the `empty.count_ones()` empty piles (a source is never empty when it has a
-/// choice, so it is never its own destination). Computed without a branch on the
-/// position, since random play makes every such branch a coin toss.
+/// choice, so it is never its own destination); piles the layout lacks have no
+/// bit and no choice. Computed without a branch on the position, since random play
+/// makes every such branch a coin toss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LegalMoves {
     /// Bit p: pile p may be discarded.
@@ -578,27 +710,34 @@ pub struct LegalMoves {
     /// Bit p: pile p is empty.
     pub empty: u8,
     /// `fill_choices` of each source pile.
-    pub choices: [u8; PILES],
+    pub choices: [u8; MAX_PILES],
     pub deal: bool,
 }
 
 impl LegalMoves {
-    /// The legal moves of `pos`.
+    /// The legal moves of `t`.
     #[inline]
-    pub fn of<T: Tableau + ?Sized>(pos: &T) -> LegalMoves {
-        let discards = discard_mask(pos);
+    pub fn of<T: Tableau + ?Sized>(t: &T) -> LegalMoves {
+        by_piles!(t.rules(), P => LegalMoves::of_piles::<T, P>(t))
+    }
+
+    /// [`LegalMoves::of`] for a layout of `P` piles.
+    #[inline]
+    pub fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
+        let discards = discard_mask_of::<T, P>(t);
         let mut empty = 0u8;
-        let mut choices = [0u8; PILES];
+        let mut choices = [0u8; MAX_PILES];
         let mut real_fill = false;
-        for (p, choice) in choices.iter_mut().enumerate() {
-            empty |= u8::from(pos.height(p) == 0) << p;
-            *choice = fill_choices(pos, p) as u8;
-            real_fill |= (*choice > 0) & (pos.height(p) >= 2);
+        for (p, choice) in choices.iter_mut().enumerate().take(P) {
+            empty |= u8::from(t.height(p) == 0) << p;
+            *choice = fill_choices(t, p) as u8;
+            real_fill |= (*choice > 0) & (t.height(p) >= 2);
         }
         real_fill &= empty != 0;
-        let deal = (pos.stock_left() > 0)
-            & (discards == 0)
-            & ((pos.rules().deal == DealRule::Free) | !real_fill);
+        let rule = t.rules().deal;
+        let deal = (t.stock_left() > 0)
+            & ((rule == DealRule::Any)
+                | ((discards == 0) & ((rule == DealRule::Free) | !real_fill)));
         LegalMoves {
             discards,
             empty,
@@ -617,14 +756,14 @@ impl LegalMoves {
     #[inline]
     pub fn len(&self) -> usize {
         self.discards.count_ones() as usize
-            + (0..PILES).map(|s| self.fills_from(s)).sum::<usize>()
+            + (0..MAX_PILES).map(|s| self.fills_from(s)).sum::<usize>()
             + usize::from(self.deal)
     }
 
     /// Whether no move is legal: the game is over (R4.1).
     #[inline]
     pub fn is_empty(&self) -> bool {
-        (self.discards == 0) & !self.deal & ((self.empty == 0) | (self.choices == [0; PILES]))
+        (self.discards == 0) & !self.deal & ((self.empty == 0) | (self.choices == [0; MAX_PILES]))
     }
 
     /// The first discard, which every built-in strategy plays first.
@@ -644,13 +783,13 @@ impl LegalMoves {
         // The source whose fills hold the i-th fill: the number of sources whose fills,
         // with those before them, end at or before i; counted without a branch.
         let (mut src, mut before, mut end) = (0, 0, 0);
-        for s in 0..PILES {
+        for s in 0..MAX_PILES {
             end += self.fills_from(s);
             let past = i >= end;
             src += usize::from(past);
             before = if past { end } else { before };
         }
-        if src == PILES {
+        if src == MAX_PILES {
             debug_assert!(self.deal && i == before, "nth beyond len");
             return Move::Deal;
         }
@@ -669,19 +808,19 @@ impl LegalMoves {
     }
 }
 
-/// The position of the `n`-th set bit (from 0) of a 4-bit mask; `n` below its count.
+/// The position of the `n`-th set bit (from 0) of a mask of piles; `n` below its count.
 #[inline]
 fn nth_bit(bits: u8, n: usize) -> usize {
-    usize::from(NTH_BIT[usize::from(bits & 15)][n & 3])
+    usize::from(NTH_BIT[usize::from(bits) & 31][n % MAX_PILES])
 }
 
 /// `NTH_BIT[bits][n]`: a table, for it runs at every random decision.
-static NTH_BIT: [[u8; 4]; 16] = {
-    let mut table = [[0u8; 4]; 16];
+static NTH_BIT: [[u8; MAX_PILES]; 32] = {
+    let mut table = [[0u8; MAX_PILES]; 32];
     let mut bits = 0;
-    while bits < 16 {
+    while bits < 32 {
         let (mut n, mut p) = (0, 0);
-        while p < 4 {
+        while p < MAX_PILES {
             if bits >> p & 1 == 1 {
                 table[bits][n] = p as u8;
                 n += 1;
@@ -694,83 +833,111 @@ static NTH_BIT: [[u8; 4]; 16] = {
 };
 
 /// The legal moves of a position in R3 order (R3).
-pub fn legal_moves<T: Tableau + ?Sized>(pos: &T) -> Vec<Move> {
-    LegalMoves::of(pos).iter().collect()
+pub fn legal_moves<T: Tableau + ?Sized>(t: &T) -> Vec<Move> {
+    LegalMoves::of(t).iter().collect()
+}
+
+// ---------------------------------------------------------------------------
+// R4 End of the game
+
+/// R4.1: no move is legal.
+pub fn is_over<T: Tableau + ?Sized>(t: &T) -> bool {
+    LegalMoves::of(t).is_empty()
+}
+
+/// R4.2: over with D − S cards discarded.
+pub fn is_won<T: Tableau + ?Sized>(t: &T) -> bool {
+    score(t) == t.rules().win_score() && is_over(t)
 }
 
 // ---------------------------------------------------------------------------
 // R7 Illegal moves
 
-/// Ok when `mv` is legal in `pos`; otherwise `IllegalMoveError` with the first
-/// reason of R7 that applies (`MoveError` for a move that cannot exist, such as a
-/// pile outside 0-3, which only Rust callers can build).
-pub fn check_move(pos: &Position, mv: Move) -> Result<()> {
-    mv.validate()?;
-    let illegal = |message: String| Err(Error::new(ErrorKind::IllegalMove, message));
+/// The R7 message of why `mv` is illegal in `t` (the first reason that applies),
+/// or `None` when it is legal.
+pub fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<String> {
+    let rules = t.rules();
+    let piles = rules.piles;
+    let named = match mv {
+        Move::Discard(p) => [Some(p), None],
+        Move::Fill { src, dst, .. } => [Some(src), Some(dst)],
+        Move::Deal => [None, None],
+    };
+    if let Some(n) = named.into_iter().flatten().find(|&n| n >= piles) {
+        return Some(format!(
+            "there is no pile {n}: these rules have {piles} piles"
+        ));
+    }
     match mv {
         Move::Discard(p) => {
             let p = usize::from(p);
-            match pos.top(p) {
-                None => illegal(format!("cannot discard from pile {p}: it is empty")),
-                Some(card) if !can_discard(pos, p) => illegal(format!(
+            if t.height(p) == 0 {
+                Some(format!("cannot discard from pile {p}: it is empty"))
+            } else if !can_discard(t, p) {
+                let card = t.card_from_top(p, 0);
+                Some(format!(
                     "cannot discard {card} from pile {p}: no higher {} is on top of another pile",
                     SUIT_NAMES[card.suit()]
-                )),
-                Some(_) => Ok(()),
+                ))
+            } else {
+                None
             }
         }
         Move::Fill { src, dst, index } => {
             let (src, dst) = (usize::from(src), usize::from(dst));
-            let height = pos.height(src) as u64;
-            let rules = &pos.rules;
-            if pos.height(dst) != 0 {
-                illegal(format!("cannot fill pile {dst}: it is not empty"))
+            let height = t.height(src) as u64;
+            if t.height(dst) != 0 {
+                Some(format!("cannot fill pile {dst}: it is not empty"))
             } else if height == 0 {
-                illegal(format!(
+                Some(format!(
                     "cannot fill pile {dst} from pile {src}: pile {src} is empty"
                 ))
             } else if index >= height {
-                illegal(format!(
+                Some(format!(
                     "cannot fill pile {dst} from pile {src}: it has no card at index {index}"
                 ))
             } else if index > 0 && rules.fill != FillRule::Any {
-                illegal(format!(
+                Some(format!(
                     "cannot fill pile {dst} with a buried card: fill='{}' moves only the top card",
                     rules.fill.name()
                 ))
             } else if height == 1 && !rules.relocate_single {
-                illegal(format!(
+                Some(format!(
                     "cannot fill pile {dst} from pile {src}: its only card may not move"
                 ))
-            } else if height == 1 && pos.stock().is_empty() {
-                illegal(format!(
+            } else if height == 1 && t.stock_left() == 0 {
+                Some(format!(
                     "cannot fill pile {dst} from pile {src}: its only card may not move once the stock is empty"
                 ))
             } else {
-                let card = pos.card_from_top(src, index as usize);
+                let card = t.card_from_top(src, index as usize);
                 if rules.fill == FillRule::Ace && !is_top_rank(card, rules) {
-                    illegal(format!(
+                    Some(format!(
                         "cannot fill pile {dst} with {card}: fill='ace' lets only a{} {} fill an empty pile",
                         if rules.ace_high { "n" } else { "" },
                         rules.top_rank_name()
                     ))
                 } else {
-                    debug_assert!(can_fill(pos, src, dst, index));
-                    Ok(())
+                    debug_assert!(can_fill(t, src, dst, index));
+                    None
                 }
             }
         }
         Move::Deal => {
-            if pos.stock().is_empty() {
-                illegal("cannot deal: the stock is empty".to_string())
-            } else if let Some(p) = first_discard(pos) {
-                illegal(format!("cannot deal: pile {p} must be discarded first"))
-            } else if let (DealRule::Stuck, Some(fill)) = (pos.rules.deal, first_real_fill(pos)) {
-                illegal(format!(
+            if t.stock_left() == 0 {
+                return Some("cannot deal: the stock is empty".to_string());
+            }
+            if rules.deal == DealRule::Any {
+                return None;
+            }
+            if let Some(p) = first_discard(t) {
+                Some(format!("cannot deal: pile {p} must be discarded first"))
+            } else if let (DealRule::Stuck, Some(fill)) = (rules.deal, blocking_fill(t)) {
+                Some(format!(
                     "cannot deal: deal='stuck' and a fill is still possible ({fill})"
                 ))
             } else {
-                Ok(())
+                None
             }
         }
     }
@@ -779,15 +946,16 @@ pub fn check_move(pos: &Position, mv: Move) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
     use crate::rng::Rng;
 
     #[test]
     fn rank_order() {
         let c = |t: &str| Card::parse(t).unwrap();
-        assert!(strength(c("Ah"), true) > strength(c("Kh"), true));
-        assert!(strength(c("Kh"), false) > strength(c("Ah"), false));
-        assert_eq!(strength(c("Ah"), false), 0);
-        assert_eq!(strength(c("2h"), true), 0);
+        assert!(strength(c("Ah"), &Rules::standard()) > strength(c("Kh"), &Rules::standard()));
+        assert!(strength(c("Kh"), &Rules::reverse()) > strength(c("Ah"), &Rules::reverse()));
+        assert_eq!(strength(c("Ah"), &Rules::reverse()), 0);
+        assert_eq!(strength(c("2h"), &Rules::standard()), 0);
         assert!(
             is_top_rank(c("As"), &Rules::standard()) && !is_top_rank(c("Ks"), &Rules::standard())
         );
@@ -796,10 +964,14 @@ mod tests {
         );
         // A card's stronger bits are those of the higher cards of its suit.
         for ace_high in [false, true] {
+            let rules = Rules {
+                ace_high,
+                ..Rules::standard()
+            };
             for card in Card::all() {
                 let stronger: u64 = Card::all()
                     .filter(|c| {
-                        c.suit() == card.suit() && strength(*c, ace_high) > strength(card, ace_high)
+                        c.suit() == card.suit() && strength(*c, &rules) > strength(card, &rules)
                     })
                     .map(|c| top_bit(c, ace_high))
                     .sum();
@@ -816,8 +988,8 @@ mod tests {
             );
         }
         // Strengths are a permutation of 0..12 within a suit, for both orders.
-        for ace_high in [false, true] {
-            let mut s: Vec<u8> = (0..13).map(|i| strength(Card::new(i), ace_high)).collect();
+        for rules in [Rules::standard(), Rules::reverse()] {
+            let mut s: Vec<u8> = (0..13).map(|i| strength(Card::new(i), &rules)).collect();
             s.sort();
             assert_eq!(s, (0..13).collect::<Vec<u8>>());
         }
@@ -850,9 +1022,9 @@ mod tests {
         assert_eq!(Rules::parse(" Strict , DEAL = Stuck ").unwrap(), stuck);
         for (bad, message) in [
             ("fill=all", "fill must be one of 'top', 'ace', 'any', got 'all'"),
-            ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high'"),
+            ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to'"),
             ("deal=stuck,strict", "the preset 'strict' must come first in 'deal=stuck,strict'"),
-            ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse'"),
+            ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces'"),
             ("ace_high=maybe", "ace_high must be one of 'true', '1', 'yes', 'false', '0', 'no', got 'maybe'"),
             ("fill", "expected option=value in 'fill', got 'fill'"),
             ("fill=top,fill=any", "option 'fill' is given twice in 'fill=top,fill=any'"),
@@ -861,9 +1033,6 @@ mod tests {
             let err = Rules::parse(bad).unwrap_err();
             assert_eq!((err.kind, err.message.as_str()), (ErrorKind::Rules, message), "{bad}");
         }
-        assert_eq!(stuck.repr(), "Rules(fill='ace', deal='stuck')");
-        assert_eq!(Rules::standard().repr(), "Rules()");
-        assert_eq!(Rules::reverse().repr(), "Rules(ace_high=False)");
     }
 
     fn moves(p: &Position) -> Vec<String> {
@@ -871,7 +1040,11 @@ mod tests {
     }
 
     fn with_piles(piles: &str, rules: &str) -> Position {
-        crate::game::position_with_piles(piles, rules)
+        crate::position::position_with_piles(piles, rules)
+    }
+
+    fn reason(p: &Position, mv: Move) -> String {
+        illegal_reason(p, mv).expect("an illegal move")
     }
 
     #[test]
@@ -880,11 +1053,11 @@ mod tests {
         let p = with_piles("7s/Js/5h/Ac", "standard");
         assert_eq!(moves(&p), ["d0"]);
         assert_eq!(
-            check_move(&p, Move::Discard(1)).unwrap_err().message,
+            reason(&p, Move::Discard(1)),
             "cannot discard Js from pile 1: no higher spade is on top of another pile"
         );
         assert_eq!(
-            check_move(&p, Move::Deal).unwrap_err().message,
+            reason(&p, Move::Deal),
             "cannot deal: pile 0 must be discarded first"
         );
         // R2.2 / R2.3: piles [7s] [] [3d 5h] [Ac].
@@ -895,16 +1068,14 @@ mod tests {
         let p = with_piles("7s/-/3d5h/Ac", "strict");
         assert_eq!(moves(&p), ["deal"]);
         assert_eq!(
-            check_move(
+            reason(
                 &p,
                 Move::Fill {
                     src: 2,
                     dst: 1,
                     index: 0
                 }
-            )
-            .unwrap_err()
-            .message,
+            ),
             "cannot fill pile 1 with 5h: fill='ace' lets only an ace fill an empty pile"
         );
         let p = with_piles("7s/-/3dAh/Kc", "strict");
@@ -912,7 +1083,7 @@ mod tests {
         let p = with_piles("7s/-/3d5h/Ac", "deal=stuck");
         assert_eq!(moves(&p), ["f2>1"]);
         assert_eq!(
-            check_move(&p, Move::Deal).unwrap_err().message,
+            reason(&p, Move::Deal),
             "cannot deal: deal='stuck' and a fill is still possible (f2>1)"
         );
         let p = with_piles("7s/-/3d5h/Ac", "relocate_single=true");
@@ -921,16 +1092,14 @@ mod tests {
         assert_eq!(moves(&p), ["f0>1", "f2>1", "f3>1"]);
         let p = with_piles("7s/-/3d5h/Kc", "reverse,fill=ace");
         assert_eq!(
-            check_move(
+            reason(
                 &p,
                 Move::Fill {
                     src: 2,
                     dst: 1,
                     index: 0
                 }
-            )
-            .unwrap_err()
-            .message,
+            ),
             "cannot fill pile 1 with 5h: fill='ace' lets only a king fill an empty pile"
         );
     }
@@ -938,19 +1107,11 @@ mod tests {
     #[test]
     fn illegal_fill_reasons_in_order() {
         let p = with_piles("7s/-/3d5h/Ac", "standard");
-        let fill = |src, dst, index| {
-            check_move(&p, Move::Fill { src, dst, index })
-                .unwrap_err()
-                .message
-        };
+        let fill = |src, dst, index| reason(&p, Move::Fill { src, dst, index });
         assert_eq!(fill(1, 0, 0), "cannot fill pile 0: it is not empty");
         assert_eq!(fill(3, 0, 5), "cannot fill pile 0: it is not empty");
         let p = with_piles("7s/-/-/3d5hAc", "standard");
-        let fill = |src, dst, index| {
-            check_move(&p, Move::Fill { src, dst, index })
-                .unwrap_err()
-                .message
-        };
+        let fill = |src, dst, index| reason(&p, Move::Fill { src, dst, index });
         assert_eq!(
             fill(2, 1, 0),
             "cannot fill pile 1 from pile 2: pile 2 is empty"
@@ -984,25 +1145,20 @@ mod tests {
             .collect();
         let p = Position::from_parts(rules, &piles, &[], &discards).unwrap();
         assert_eq!(
-            check_move(
+            reason(
                 &p,
                 Move::Fill {
                     src: 0,
                     dst: 1,
                     index: 0
                 }
-            )
-            .unwrap_err()
-            .message,
+            ),
             "cannot fill pile 1 from pile 0: its only card may not move once the stock is empty"
         );
         assert_eq!(moves(&p), ["f2>1"]);
+        assert_eq!(reason(&p, Move::Deal), "cannot deal: the stock is empty");
         assert_eq!(
-            check_move(&p, Move::Deal).unwrap_err().message,
-            "cannot deal: the stock is empty"
-        );
-        assert_eq!(
-            check_move(&p, Move::Discard(1)).unwrap_err().message,
+            reason(&p, Move::Discard(1)),
             "cannot discard from pile 1: it is empty"
         );
     }
@@ -1012,11 +1168,11 @@ mod tests {
     /// R2.1 by looking at the other piles, without the masks.
     fn plain_can_discard(pos: &Position, p: usize) -> bool {
         let Some(card) = pos.top(p) else { return false };
-        (0..PILES).any(|q| {
+        (0..pos.piles()).any(|q| {
             q != p
                 && pos.top(q).is_some_and(|other| {
                     other.suit() == card.suit()
-                        && strength(other, pos.rules.ace_high) > strength(card, pos.rules.ace_high)
+                        && strength(other, &pos.rules) > strength(card, &pos.rules)
                 })
         })
     }
@@ -1038,24 +1194,41 @@ mod tests {
 
     /// R2.3 read literally.
     fn plain_can_deal(pos: &Position) -> bool {
+        let piles = pos.piles();
+        let no_discard = !(0..piles).any(|p| plain_can_discard(pos, p));
+        let no_real_fill = !(0..piles).any(|s| {
+            pos.height(s) >= 2
+                && (0..piles).any(|d| (0..pos.height(s)).any(|i| plain_can_fill(pos, s, d, i)))
+        });
         !pos.stock().is_empty()
-            && !(0..PILES).any(|p| plain_can_discard(pos, p))
-            && (pos.rules.deal == DealRule::Free
-                || !(0..PILES).any(|s| {
-                    pos.height(s) >= 2
-                        && (0..PILES)
-                            .any(|d| (0..pos.height(s)).any(|i| plain_can_fill(pos, s, d, i)))
-                }))
+            && match pos.rules.deal {
+                DealRule::Any => true,
+                DealRule::Free => no_discard,
+                DealRule::Stuck => no_discard && no_real_fill,
+            }
+    }
+
+    /// R2.3 `deal_to` read literally: the receiving piles in order, while the stock lasts.
+    fn plain_deal_targets(pos: &Position) -> Vec<usize> {
+        let piles = pos.piles();
+        let empty: Vec<usize> = (0..piles).filter(|&p| pos.height(p) == 0).collect();
+        let receiving = if pos.rules.deal_to == DealTo::Empty && !empty.is_empty() {
+            empty
+        } else {
+            (0..piles).collect()
+        };
+        receiving.into_iter().take(pos.stock().len()).collect()
     }
 
     /// R3 read literally: every candidate move in order, kept when legal.
     fn plain_legal_moves(pos: &Position) -> Vec<Move> {
-        let mut out: Vec<Move> = (0..PILES)
+        let piles = pos.piles();
+        let mut out: Vec<Move> = (0..piles)
             .filter(|&p| plain_can_discard(pos, p))
             .map(|p| Move::Discard(p as u8))
             .collect();
-        for src in 0..PILES {
-            for dst in 0..PILES {
+        for src in 0..piles {
+            for dst in 0..piles {
                 for index in 0..pos.height(src) {
                     if plain_can_fill(pos, src, dst, index) {
                         out.push(Move::Fill {
@@ -1073,29 +1246,48 @@ mod tests {
         out
     }
 
+    /// Every combination of the options, the layouts included (2 × 3 × 3 × 2 × 2
+    /// rule options × 2 pile counts × a few decks).
+    pub(crate) fn all_rules() -> Vec<Rules> {
+        let mut out = Vec::new();
+        for fill in [FillRule::Top, FillRule::Ace, FillRule::Any] {
+            for deal in [DealRule::Free, DealRule::Stuck, DealRule::Any] {
+                for deal_to in [DealTo::All, DealTo::Empty] {
+                    for relocate_single in [false, true] {
+                        for ace_high in [false, true] {
+                            for (piles, suits, ranks) in [
+                                (4, 4, 13),
+                                (5, 4, 13),
+                                (4, 2, 5),
+                                (5, 3, 4),
+                                (4, 1, 4),
+                                (5, 4, 3),
+                            ] {
+                                out.push(Rules {
+                                    fill,
+                                    deal,
+                                    relocate_single,
+                                    ace_high,
+                                    piles,
+                                    suits,
+                                    ranks,
+                                    deal_to,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Positions met along random games under every combination of options, plus
-    /// random deals of the 52 cards into tall piles.
+    /// random deals of the layout's cards into tall piles.
     pub(crate) fn sample_positions(count: usize) -> Vec<Position> {
         let mut rng = Rng::new(99);
         let mut out = Vec::new();
-        let all_rules: Vec<Rules> = [FillRule::Top, FillRule::Ace, FillRule::Any]
-            .into_iter()
-            .flat_map(|fill| {
-                [DealRule::Free, DealRule::Stuck]
-                    .into_iter()
-                    .flat_map(move |deal| {
-                        [false, true].into_iter().flat_map(move |relocate_single| {
-                            [false, true].into_iter().map(move |ace_high| Rules {
-                                fill,
-                                deal,
-                                relocate_single,
-                                ace_high,
-                                ..Rules::standard()
-                            })
-                        })
-                    })
-            })
-            .collect();
+        let all_rules = all_rules();
         let mut game_no = 0u64;
         while out.len() < count {
             let rules = all_rules[game_no as usize % all_rules.len()];
@@ -1111,9 +1303,16 @@ mod tests {
                 game.play(mv).unwrap();
             }
             // A random scatter of the cards: tall piles, few or many in the stock.
-            let deck = crate::rng::shuffle(&mut rng);
-            let mut piles: [Vec<Card>; 4] = Default::default();
-            let stock_len = 4 * rng.below(8) as usize;
+            let mut deck = rules.deck();
+            crate::rng::shuffle_slice(&mut deck, &mut rng);
+            let piles = usize::from(rules.piles);
+            let mut pile_cards: Vec<Vec<Card>> = vec![Vec::new(); piles];
+            let first = deck.len() - piles;
+            let stock_len = if rules.deal_to == DealTo::Empty {
+                rng.below(first as u64 + 1) as usize
+            } else {
+                first - piles * rng.below((first / piles) as u64 + 1) as usize
+            };
             let n_discards = rng.below(10) as usize;
             let mut discards = Vec::new();
             let mut stock = Vec::new();
@@ -1123,46 +1322,68 @@ mod tests {
                 } else if discards.len() < n_discards && !is_top_rank(card, &rules) {
                     discards.push(card);
                 } else {
-                    let spread = if rng.below(3) == 0 { 2 } else { 4 };
-                    piles[rng.below(spread) as usize].push(card);
+                    let spread = if rng.below(3) == 0 { 2 } else { piles as u64 };
+                    pile_cards[rng.below(spread) as usize].push(card);
                 }
             }
-            out.push(Position::from_parts(rules, &piles, &stock, &discards).unwrap());
+            out.push(Position::from_parts(rules, &pile_cards, &stock, &discards).unwrap());
         }
         out
     }
 
     #[test]
     fn fast_legal_moves_match_the_plain_rules() {
-        for pos in sample_positions(30_000) {
+        for pos in sample_positions(40_000) {
             pos.check_invariants();
             let plain = plain_legal_moves(&pos);
             let fast = LegalMoves::of(&pos);
             assert_eq!(legal_moves(&pos), plain, "{}", pos.to_text());
             assert_eq!(fast.len(), plain.len());
             assert_eq!(fast.is_empty(), plain.is_empty());
+            assert_eq!(is_over(&pos), plain.is_empty());
             assert_eq!(can_deal(&pos), plain_can_deal(&pos));
-            for p in 0..PILES {
+            let targets: Vec<usize> = (0..MAX_PILES)
+                .filter(|&p| deal_targets(&pos) >> p & 1 == 1)
+                .collect();
+            assert_eq!(targets, plain_deal_targets(&pos), "{}", pos.to_text());
+            for p in 0..pos.piles() {
                 assert_eq!(can_discard(&pos, p), plain_can_discard(&pos, p));
             }
-            // R7 agrees with R2: a move passes check_move exactly when it is legal.
+            // R7 agrees with R2: a move has no reason to be illegal exactly when it is legal.
             for mv in candidate_moves(&pos) {
                 assert_eq!(
-                    check_move(&pos, mv).is_ok(),
+                    illegal_reason(&pos, mv).is_none(),
                     plain.contains(&mv),
                     "{mv} in {}",
                     pos.to_text()
                 );
             }
+            // A deal, played and taken back, puts the cards on its targets and back.
+            if plain.contains(&Move::Deal) {
+                let mut dealt = pos.clone();
+                dealt.apply(Move::Deal);
+                dealt.check_invariants();
+                for (k, &p) in targets.iter().enumerate() {
+                    assert_eq!(dealt.top(p), Some(pos.stock()[k]));
+                }
+                dealt.unapply(Move::Deal);
+                assert_eq!(dealt, pos);
+                dealt.check_invariants();
+            }
         }
     }
 
     fn candidate_moves(pos: &Position) -> Vec<Move> {
-        let mut out: Vec<Move> = (0..4).map(Move::Discard).collect();
+        let mut out: Vec<Move> = (0..MAX_PILES as u8).map(Move::Discard).collect();
         out.push(Move::Deal);
-        for src in 0..4u8 {
-            for dst in (0..4u8).filter(|&d| d != src) {
-                for index in 0..=pos.height(src as usize) as u64 + 1 {
+        for src in 0..MAX_PILES as u8 {
+            for dst in (0..MAX_PILES as u8).filter(|&d| d != src) {
+                let height = if usize::from(src) < pos.piles() {
+                    pos.height(usize::from(src))
+                } else {
+                    0
+                };
+                for index in 0..=height as u64 + 1 {
                     out.push(Move::Fill { src, dst, index });
                 }
             }

@@ -4,9 +4,9 @@
 //! on (s, i) alone and a run gives the same [`Stats`] on any number of threads.
 //! Indices are taken modulo 2⁶⁴, as `game_seed` does.
 
-use crate::cards::DECK_SIZE;
-use crate::game::Position;
-use crate::rng::{game_seed, shuffle, Rng};
+use crate::cards::{Card, DECK_SIZE};
+use crate::position::Position;
+use crate::rng::{game_seed, shuffle_slice, Rng};
 use crate::rules::Rules;
 use crate::stats::Stats;
 use crate::strategies::Strategy;
@@ -25,20 +25,42 @@ pub const CHUNK_TIME: Duration = Duration::from_millis(40);
 /// (the results do not depend on it).
 pub const MAX_THREADS: usize = 256;
 
-/// The score of game `index` of master seed `seed`, played in `pos` (reused, so
-/// that nothing is allocated per game).
-#[inline]
-pub fn play_game<S: Strategy + ?Sized>(
-    strategy: &S,
-    pos: &mut Position,
-    seed: u64,
-    index: u64,
-) -> usize {
-    let mut rng = Rng::new(game_seed(seed, index));
-    let deck: [_; DECK_SIZE] = shuffle(&mut rng);
-    pos.deal_from(&deck);
-    strategy.play_out(pos, &mut rng);
-    pos.score()
+/// What a thread keeps from game to game: the position it plays in and the
+/// layout's deck in index order, so that nothing is allocated per game.
+#[derive(Clone)]
+pub struct Table {
+    pos: Position,
+    deck: [Card; DECK_SIZE],
+}
+
+impl Table {
+    pub fn new(rules: Rules) -> Table {
+        let mut deck = [Card::default(); DECK_SIZE];
+        let layout = rules.deck();
+        deck[..layout.len()].copy_from_slice(&layout);
+        Table {
+            pos: Position::from_deck(&layout, rules),
+            deck,
+        }
+    }
+
+    /// The score of game `index` of master seed `seed`: `Game.from_seed(game_seed(seed,
+    /// index))` played to its end by `strategy`.
+    #[inline]
+    pub fn play_game<S: Strategy + ?Sized>(
+        &mut self,
+        strategy: &S,
+        seed: u64,
+        index: u64,
+    ) -> usize {
+        let mut rng = Rng::new(game_seed(seed, index));
+        let mut deck = self.deck;
+        let deck = &mut deck[..self.pos.rules().deck_size()];
+        shuffle_slice(deck, &mut rng);
+        self.pos.deal_from(deck);
+        strategy.play_out(&mut self.pos, &mut rng);
+        self.pos.score()
+    }
 }
 
 /// Games `start .. start + count` (modulo 2⁶⁴) of master seed `seed`, on this thread.
@@ -49,10 +71,10 @@ pub fn run_games<S: Strategy + ?Sized>(
     start: u64,
     count: u64,
 ) -> Stats {
-    let mut stats = Stats::empty();
-    let mut pos = Position::from_deck(&crate::rng::deck_from_seed(0), rules);
+    let mut stats = Stats::empty(rules.win_score());
+    let mut table = Table::new(rules);
     for i in 0..count {
-        stats.record(play_game(strategy, &mut pos, seed, start.wrapping_add(i)));
+        stats.record(table.play_game(strategy, seed, start.wrapping_add(i)));
     }
     stats
 }
@@ -111,21 +133,17 @@ impl Pool {
             (0..count)
                 .into_par_iter()
                 .fold(
-                    || {
-                        (
-                            Stats::empty(),
-                            Position::from_deck(&crate::rng::deck_from_seed(0), rules),
-                        )
-                    },
-                    |(mut stats, mut pos), i| {
-                        stats.record(play_game(strategy, &mut pos, seed, start.wrapping_add(i)));
-                        (stats, pos)
+                    || (Stats::empty(rules.win_score()), Table::new(rules)),
+                    |(mut stats, mut table), i| {
+                        stats.record(table.play_game(strategy, seed, start.wrapping_add(i)));
+                        (stats, table)
                     },
                 )
                 .map(|(stats, _)| stats)
-                .reduce(Stats::empty, |a, b| {
-                    a.merge(&b).expect("a chunk's counts fit in u64")
-                })
+                .reduce(
+                    || Stats::empty(rules.win_score()),
+                    |a, b| a.merge(&b).expect("a chunk's counts fit in u64"),
+                )
         };
         match self {
             Pool::Current => run_games(strategy, rules, seed, start, count),
@@ -146,20 +164,20 @@ impl Pool {
         start: u64,
         count: u64,
     ) -> Vec<u8> {
-        let new_position = || Position::from_deck(&crate::rng::deck_from_seed(0), rules);
         let parallel = || {
             (0..count)
                 .into_par_iter()
-                .map_init(new_position, |pos, i| {
-                    play_game(strategy, pos, seed, start.wrapping_add(i)) as u8
-                })
+                .map_init(
+                    || Table::new(rules),
+                    |table, i| table.play_game(strategy, seed, start.wrapping_add(i)) as u8,
+                )
                 .collect()
         };
         match self {
             Pool::Current => {
-                let mut pos = new_position();
+                let mut table = Table::new(rules);
                 (0..count)
-                    .map(|i| play_game(strategy, &mut pos, seed, start.wrapping_add(i)) as u8)
+                    .map(|i| table.play_game(strategy, seed, start.wrapping_add(i)) as u8)
                     .collect()
             }
             Pool::Global => parallel(),
@@ -259,10 +277,23 @@ mod tests {
             Rules::easy(),
             Rules::strict(),
             Rules::reverse(),
+            Rules::aces_up_5(),
+            Rules::russian_aces(),
+            Rules {
+                deal: crate::rules::DealRule::Any,
+                ..Rules::easy()
+            },
+            Rules {
+                suits: 2,
+                ranks: 5,
+                piles: 5,
+                ..Rules::russian_aces()
+            },
         ] {
-            let mut pos = Position::from_deck(&crate::rng::deck_from_seed(0), rules);
+            let mut table = Table::new(rules);
             for i in 0..300 {
-                let score = play_game(&Random, &mut pos, 7, i);
+                let score = table.play_game(&Random, 7, i);
+                let pos = &table.pos;
                 let mut game = Game::from_seed(game_seed(7, i), rules);
                 while let Some(mv) = {
                     let mut rng = *game.rng();
@@ -278,12 +309,14 @@ mod tests {
                     let mut d = p.discards().to_vec();
                     d.sort();
                     (
-                        (0..4).map(|i| p.pile(i).to_vec()).collect::<Vec<_>>(),
+                        (0..p.piles())
+                            .map(|i| p.pile(i).to_vec())
+                            .collect::<Vec<_>>(),
                         p.stock().to_vec(),
                         d,
                     )
                 };
-                assert_eq!(sorted(&pos), sorted(game.position()));
+                assert_eq!(sorted(pos), sorted(game.position()));
                 pos.check_invariants();
             }
         }
@@ -308,7 +341,7 @@ mod tests {
         let scores = Pool::new(Some(1))
             .unwrap()
             .run_scores(&strategy, rules, 3, 0, 5000);
-        assert_eq!(Stats::from_scores(&scores).unwrap(), one);
+        assert_eq!(Stats::from_scores(&scores, 48).unwrap(), one);
         for threads in [None, Some(2), Some(3)] {
             assert_eq!(
                 Pool::new(threads)
@@ -344,7 +377,9 @@ mod tests {
             let slow = sizes.len() == 5;
             chunks.took(if slow { CHUNK_TIME * 3 } else { Duration::ZERO });
         }
-        let expected: Vec<u64> = (0..1000u64).map(|i| (u64::MAX - 2).wrapping_add(i)).collect();
+        let expected: Vec<u64> = (0..1000u64)
+            .map(|i| (u64::MAX - 2).wrapping_add(i))
+            .collect();
         assert_eq!(covered, expected);
         assert_eq!(sizes[..7], [2, 4, 8, 16, 32, 16, 32]);
         let mut big = AdaptiveChunks::new(0, u128::from(u64::MAX) + 1, 1);

@@ -8,7 +8,8 @@
 //! the plain search (every legal move, no pruning) by the tests at the bottom.
 
 use crate::cards::Card;
-use crate::game::{Move, Position};
+use crate::moves::{Move, MAX_PILES};
+use crate::position::Position;
 use crate::rng::{deck_from_seed, game_seed};
 use crate::rules::{self, DealRule, DealTo, FillRule, LegalMoves, Rules, Tableau};
 use crate::simulate::{chunks, Pool};
@@ -63,20 +64,6 @@ impl Solution {
             nodes,
         })
     }
-
-    /// The Python `repr`: `Solution(winnable=True, moves=(Move.deal(),), nodes=3)`.
-    pub fn repr(&self) -> String {
-        let moves: Vec<String> = self.moves.iter().map(|m| m.repr()).collect();
-        let moves = match moves.len() {
-            1 => format!("({},)", moves[0]),
-            _ => format!("({})", moves.join(", ")),
-        };
-        format!(
-            "Solution(winnable={}, moves={moves}, nodes={})",
-            py_verdict(self.winnable),
-            self.nodes
-        )
-    }
 }
 
 impl fmt::Display for Solution {
@@ -122,9 +109,6 @@ const CARDS: usize = 52;
 /// was empty, or its first card, plus one card from each deal since that reached
 /// every pile (see [`Solver::solve`]).
 const SMALL: usize = 16;
-
-/// The most piles of any layout (R1.4).
-const MAX_PILES: usize = 5;
 
 /// A position as the search sees it: the piles and how much of the stock is left.
 /// The discards are the cards in neither, and their order never matters (R2).
@@ -344,7 +328,7 @@ impl Deal {
     /// The piles that may be discarded (R2.1, `rules::discard_mask`).
     #[inline]
     fn discards<const N: usize, const P: usize>(&self, s: &State<N, P>) -> u8 {
-        rules::discard_mask(&self.seen(s)) as u8
+        rules::discard_mask_of::<_, P>(&self.seen(s))
     }
 
     /// `rules::fill_choices` of pile p (R2.2).
@@ -356,7 +340,7 @@ impl Deal {
     /// The legal moves (R2, R3), as `rules::LegalMoves` lists them.
     #[inline]
     fn legal<const N: usize, const P: usize>(&self, s: &State<N, P>) -> LegalMoves {
-        LegalMoves::of(&self.seen(s))
+        LegalMoves::of_piles::<_, P>(&self.seen(s))
     }
 
     /// Play `mv`, known to be legal, on `s`: the cards go where R2 says, and a deal
@@ -1288,9 +1272,9 @@ impl Solvability {
     /// `k` games won out of these games, as `Stats`, which owns the arithmetic of
     /// rates and Wilson intervals that both engines share (API.md).
     fn as_stats(&self, k: u64) -> Stats {
-        let mut histogram = [0u64; crate::stats::SCORES];
+        let mut histogram = [0u64; crate::stats::MAX_SCORES];
         histogram[0] = self.games() - k;
-        histogram[crate::stats::SCORES - 1] = k;
+        histogram[crate::stats::MAX_SCORES - 1] = k;
         Stats::from_histogram(&histogram).expect("49 counts")
     }
 
@@ -1344,7 +1328,7 @@ fn too_many_games() -> Error {
 
 /// The start of game `index` of master seed `seed` (RNG.md, `game_seed`).
 fn seeded_position(seed: u64, index: u64, rules: Rules) -> Position {
-    Position::from_deck(&deck_from_seed(game_seed(seed, index)), rules)
+    Position::from_deck(&deck_from_seed(game_seed(seed, index), &rules), rules)
 }
 
 /// How many games each thread solves between two looks at the cancel flag.
@@ -1421,9 +1405,104 @@ pub fn solvability(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::PILES;
-    use crate::rng::Rng;
+    use crate::rng::{shuffle_slice, Rng};
     use std::collections::HashSet;
+
+    /// The piles of the standard layout, of every test that is not of the family.
+    const PILES: usize = 4;
+
+    /// Rules drawn at random from the whole family (R1.4, R5): 4 or 5 piles, 1-4
+    /// suits, 2-13 ranks with at least a card a pile, every fill, deal, deal_to,
+    /// relocate_single and ace_high.
+    fn random_rules(rng: &mut Rng) -> Rules {
+        loop {
+            let rules = Rules {
+                fill: [FillRule::Top, FillRule::Ace, FillRule::Any][rng.below(3) as usize],
+                deal: [DealRule::Free, DealRule::Stuck, DealRule::Any][rng.below(3) as usize],
+                relocate_single: rng.below(2) == 1,
+                ace_high: rng.below(2) == 1,
+                piles: 4 + rng.below(2) as u8,
+                suits: 1 + rng.below(4) as u8,
+                ranks: 2 + rng.below(12) as u8,
+                deal_to: [DealTo::All, DealTo::Empty][rng.below(2) as usize],
+            };
+            if rules.validate().is_ok() {
+                return rules;
+            }
+        }
+    }
+
+    /// Positions of the family: a random layout and options, a shuffled deck, then
+    /// random legal moves until the stock holds `stock` cards or fewer (and a few
+    /// more moves at random, so that the endgame is met too).
+    fn family_positions(count: usize, seed: u64, stock: usize) -> Vec<Position> {
+        let mut rng = Rng::new(seed);
+        (0..count)
+            .map(|_| {
+                let rules = random_rules(&mut rng);
+                let mut deck = rules.deck();
+                shuffle_slice(&mut deck, &mut rng);
+                let mut pos = Position::from_deck(&deck, rules);
+                let extra = rng.below(4);
+                let mut played = 0;
+                while pos.stock().len() > stock || played < extra {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.apply(moves[rng.below(moves.len() as u64) as usize]);
+                    played += u64::from(pos.stock().len() <= stock);
+                }
+                pos
+            })
+            .collect()
+    }
+
+    /// Random positions of the family with tall piles (a pile may hold every card
+    /// left), a short stock of a length a deal can leave, and some discards.
+    fn family_tall_positions(count: usize, seed: u64) -> Vec<Position> {
+        let mut rng = Rng::new(seed);
+        (0..count)
+            .map(|i| {
+                let rules = random_rules(&mut rng);
+                let (d, piles) = (rules.deck_size(), usize::from(rules.piles));
+                let mut deck = rules.deck();
+                shuffle_slice(&mut deck, &mut rng);
+                // Under deal_to="all" the stock is 0 or D − P − kP cards (R6.5).
+                let stock_len = match rules.deal_to {
+                    DealTo::All => (d - piles) % piles + piles * rng.below(2) as usize,
+                    DealTo::Empty => rng.below(6) as usize,
+                }
+                .min(d - piles);
+                let mut tableau = vec![Vec::new(); piles];
+                let (mut stock, mut discards) = (Vec::new(), Vec::new());
+                for &card in &deck {
+                    if stock.len() < stock_len {
+                        stock.push(card);
+                    } else if discards.len() < d / 2 && !rules::is_top_rank(card, &rules) {
+                        discards.push(card);
+                    } else {
+                        let spread = if i % 3 == 0 { 1 } else { piles as u64 };
+                        tableau[rng.below(spread) as usize].push(card);
+                    }
+                }
+                Position::from_parts(rules, &tableau, &stock, &discards).expect("a whole deck")
+            })
+            .collect()
+    }
+
+    /// `f` of the search state of `pos` for its number of piles.
+    macro_rules! with_piles {
+        ($pos:expr, $p:ident => $body:expr) => {
+            if $pos.rules.piles == 4 {
+                const $p: usize = 4;
+                $body
+            } else {
+                const $p: usize = MAX_PILES;
+                $body
+            }
+        };
+    }
 
     fn all_rules() -> Vec<Rules> {
         let mut out = Vec::new();
@@ -1450,7 +1529,7 @@ mod tests {
     fn plain(root: &Position, limit: usize) -> Option<bool> {
         let key = |p: &Position| -> Vec<u8> {
             let mut k = vec![p.stock().len() as u8];
-            for q in 0..PILES {
+            for q in 0..p.piles() {
                 k.push(p.height(q) as u8);
                 k.extend(p.pile(q).iter().map(|c| c.index() as u8));
             }
@@ -1488,7 +1567,10 @@ mod tests {
     }
 
     /// `f` given a search of `pos` (not started).
-    fn with_search<R>(pos: &Position, f: impl FnOnce(&mut Search<CARDS, 4>) -> R) -> R {
+    fn with_search<const P: usize, R>(
+        pos: &Position,
+        f: impl FnOnce(&mut Search<CARDS, P>) -> R,
+    ) -> R {
         let (deal, limits) = (Deal::of(pos), Limits::default());
         let (mut solver, mut frames) = (Solver::new(), Vec::new());
         let mut search = Search {
@@ -1535,7 +1617,8 @@ mod tests {
         (0..count)
             .map(|i| {
                 let rules = rules[i % rules.len()];
-                let deck = crate::rng::shuffle(&mut rng);
+                let mut deck = rules.deck();
+                crate::rng::shuffle_slice(&mut deck, &mut rng);
                 let stock_len = 4 * rng.below(3) as usize;
                 let mut piles: [Vec<Card>; PILES] = Default::default();
                 let (mut stock, mut discards) = (Vec::new(), Vec::new());
@@ -1581,6 +1664,37 @@ mod tests {
         assert!(checked > 1000, "{checked}");
     }
 
+    /// Every layout and option of the family, from the start of small decks to the
+    /// last deals of large ones: the same verdicts as the plain search, and lines
+    /// that replay through `Position::play`.
+    #[test]
+    fn agrees_with_the_plain_search_across_the_family() {
+        let mut all = family_positions(2000, 31, 10);
+        all.extend(family_positions(1000, 33, 20));
+        all.extend(family_tall_positions(600, 32));
+        let (mut won, mut lost) = (0, 0);
+        let mut seen = HashSet::new();
+        for pos in all {
+            let Some(expected) = plain(&pos, 200_000) else {
+                continue;
+            };
+            let s = solve(&pos, &Limits::default());
+            assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
+            check_line(&pos, &s);
+            if expected {
+                won += 1;
+            } else {
+                lost += 1;
+            }
+            let r = pos.rules;
+            seen.insert((r.piles, r.deal, r.deal_to, r.fill));
+        }
+        println!("{won} won, {lost} lost");
+        assert!(won > 1000 && lost > 500, "{won} won, {lost} lost");
+        // Every pile count, deal rule, deal_to and fill.
+        assert_eq!(seen.len(), 2 * 3 * 2 * 3, "{seen:?}");
+    }
+
     #[test]
     fn agrees_with_the_plain_search_on_tall_piles() {
         let mut checked = 0;
@@ -1604,28 +1718,35 @@ mod tests {
         all.extend(positions(300, 4, 24));
         all.extend(late_positions(300, 6));
         all.extend(tall_positions(300, 7));
+        all.extend(family_positions(600, 8, 30));
+        all.extend(family_positions(600, 9, 5));
+        all.extend(family_tall_positions(600, 10));
         for pos in all {
-            let (deal, s) = (Deal::of(&pos), State::<CARDS, 4>::of(&pos));
-            assert_eq!(deal.score(&s), pos.score());
-            assert_eq!(
-                s.empty(),
-                (0..PILES).fold(0, |m, p| m | u8::from(pos.height(p) == 0) << p)
-            );
-            assert_eq!(s.total(), (0..PILES).map(|p| pos.height(p)).sum::<usize>());
-            let legal = deal.legal(&s);
-            let moves: Vec<Move> = legal.iter().collect();
-            assert_eq!(moves, pos.legal_moves(), "{}", pos.to_text());
-            for mv in moves {
-                let (mut t, mut next) = (s, pos.clone());
-                deal.apply(&mut t, mv);
-                next.apply(mv);
-                for p in 0..PILES {
-                    let pile: Vec<u8> = next.pile(p).iter().map(|c| c.index() as u8).collect();
-                    assert_eq!(t.pile(p), &pile[..]);
-                    assert_eq!(t.tops[p], pile.last().copied().unwrap_or(NO_CARD));
-                }
-                assert_eq!(deal.stock_left(&t), next.stock().len());
+            with_piles!(pos, P => state_moves_match::<P>(&pos));
+        }
+    }
+
+    fn state_moves_match<const P: usize>(pos: &Position) {
+        let (deal, s) = (Deal::of(pos), State::<CARDS, P>::of(pos));
+        assert_eq!(deal.score(&s), pos.score());
+        assert_eq!(
+            s.empty(),
+            (0..P).fold(0, |m, p| m | u8::from(pos.height(p) == 0) << p)
+        );
+        assert_eq!(s.total(), (0..P).map(|p| pos.height(p)).sum::<usize>());
+        let legal = deal.legal(&s);
+        let moves: Vec<Move> = legal.iter().collect();
+        assert_eq!(moves, pos.legal_moves(), "{}", pos.to_text());
+        for mv in moves {
+            let (mut t, mut next) = (s, pos.clone());
+            deal.apply(&mut t, mv);
+            next.apply(mv);
+            for p in 0..P {
+                let pile: Vec<u8> = next.pile(p).iter().map(|c| c.index() as u8).collect();
+                assert_eq!(t.pile(p), &pile[..], "{mv} in {}", pos.to_text());
+                assert_eq!(t.tops[p], pile.last().copied().unwrap_or(NO_CARD));
             }
+            assert_eq!(deal.stock_left(&t), next.stock().len());
         }
     }
 
@@ -1633,8 +1754,10 @@ mod tests {
     #[test]
     fn doomed_stocks_are_lost() {
         let mut doomed = 0;
-        for pos in late_positions(3000, 12) {
-            if with_search(&pos, |search| search.stock_is_doomed()) {
+        let mut all = late_positions(3000, 12);
+        all.extend(family_positions(3000, 13, 15));
+        for pos in all {
+            if with_piles!(pos, P => with_search::<P, _>(&pos, |search| search.stock_is_doomed())) {
                 doomed += 1;
                 assert_eq!(plain(&pos, 1_000_000), Some(false), "{}", pos.to_text());
             }
@@ -1653,7 +1776,7 @@ mod tests {
             ("5d9d/-/3d5h/Ac", 2),
         ];
         for (piles, expected) in cases {
-            let pos = crate::game::position_with_piles(piles, "relocate_single=true");
+            let pos = crate::position::position_with_piles(piles, "relocate_single=true");
             let s = State::<CARDS, 4>::of(&pos);
             with_search(&pos, |search| {
                 search.record = true;
@@ -1687,7 +1810,9 @@ mod tests {
 
     #[test]
     fn winning_lines_replay_on_seeded_deals() {
-        for rules in all_rules() {
+        let mut rng = Rng::new(17);
+        let family = (0..120).map(|_| random_rules(&mut rng));
+        for rules in all_rules().into_iter().chain(family) {
             let mut solver = Solver::new();
             for i in 0..40 {
                 let pos = seeded_position(1, i, rules);
@@ -1797,15 +1922,7 @@ mod tests {
             .merge(&Solvability::new(1, 0, 0).unwrap())
             .is_err());
         let line = Solution::new(Some(true), vec![Move::Deal, Move::Discard(2)], 7).unwrap();
-        assert_eq!(
-            line.repr(),
-            "Solution(winnable=True, moves=(Move.deal(), Move.discard(2)), nodes=7)"
-        );
         assert_eq!(line.to_string(), "winnable (7 nodes): deal d2");
-        assert_eq!(
-            Solution::new(None, vec![], 0).unwrap().repr(),
-            "Solution(winnable=None, moves=(), nodes=0)"
-        );
         assert!(Solution::new(Some(false), vec![Move::Deal], 0).is_err());
     }
 

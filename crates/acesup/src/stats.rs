@@ -7,52 +7,61 @@
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
 
-/// The number of possible scores, 0 to 48.
-pub const SCORES: usize = 49;
+/// The most counts of a histogram: the scores 0 to 48 of the largest win score
+/// (R4.2, the standard deck).
+pub const MAX_SCORES: usize = 49;
 /// The z of a two-sided 95% interval.
 pub const Z95: f64 = 1.959963984540054;
 
-/// How many games ended with each score 0..48.
+/// How many games ended with each score 0 to the win score of their rules (R4.2):
+/// `len` counts, so a `Stats` knows its win score, `len − 1`. The places past
+/// `len` stay 0.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Stats {
-    histogram: [u64; SCORES],
+    histogram: [u64; MAX_SCORES],
+    len: u8,
 }
 
 impl Default for Stats {
     fn default() -> Stats {
-        Stats::empty()
+        Stats::empty(MAX_SCORES - 1)
     }
 }
 
 impl Stats {
-    /// No games.
-    pub const fn empty() -> Stats {
+    /// No games, of rules whose win score is `win_score` (at most 48).
+    pub const fn empty(win_score: usize) -> Stats {
         Stats {
-            histogram: [0; SCORES],
+            histogram: [0; MAX_SCORES],
+            len: win_score as u8 + 1,
         }
     }
 
-    /// `Stats(histogram)`: exactly 49 counts, else `ValueError`.
+    /// `Stats(histogram)`: 2 to 49 counts, a count per score 0 to the win score,
+    /// else `ValueError`.
     pub fn from_histogram(histogram: &[u64]) -> Result<Stats> {
-        let histogram = histogram.try_into().map_err(|_| {
-            Error::new(
+        if !(2..=MAX_SCORES).contains(&histogram.len()) {
+            return Err(Error::new(
                 ErrorKind::Value,
                 format!(
-                    "histogram must hold 49 counts (scores 0 to 48), got {}",
+                    "histogram must hold a count per score from 0 to the win score, 2 to {MAX_SCORES} \
+                     counts (49 for the standard game), got {}",
                     histogram.len()
                 ),
-            )
-        })?;
-        Ok(Stats { histogram })
+            ));
+        }
+        let mut stats = Stats::empty(histogram.len() - 1);
+        stats.histogram[..histogram.len()].copy_from_slice(histogram);
+        Ok(stats)
     }
 
-    /// The histogram of per-game scores (each 0..48, else `ValueError`).
-    pub fn from_scores(scores: &[u8]) -> Result<Stats> {
-        let mut stats = Stats::empty();
+    /// The histogram of per-game scores (each 0 to `win_score`, else `ValueError`).
+    pub fn from_scores(scores: &[u8], win_score: usize) -> Result<Stats> {
+        let mut stats = Stats::empty(win_score);
         for &score in scores {
-            match stats.histogram.get_mut(usize::from(score)) {
-                Some(count) => *count += 1,
-                None => return Err(scores_mismatch()),
+            match stats.histogram().len() > usize::from(score) {
+                true => stats.histogram[usize::from(score)] += 1,
+                false => return Err(scores_mismatch()),
             }
         }
         Ok(stats)
@@ -61,20 +70,27 @@ impl Stats {
     /// Ok when `scores`, every game's score in game-index order, are those of the
     /// games this histogram counts; `ValueError` otherwise.
     pub fn check_scores(&self, scores: &[u8]) -> Result<()> {
-        match Stats::from_scores(scores) {
+        match Stats::from_scores(scores, self.win_score()) {
             Ok(counted) if counted == *self => Ok(()),
             _ => Err(scores_mismatch()),
         }
     }
 
-    /// Count one game that ended with `score` (0..48).
+    /// Count one game that ended with `score` (0 to the win score).
     #[inline]
     pub fn record(&mut self, score: usize) {
+        debug_assert!(score < usize::from(self.len));
         self.histogram[score] += 1;
     }
 
-    pub fn histogram(&self) -> &[u64; SCORES] {
-        &self.histogram
+    /// The counts, one per score from 0 to the win score.
+    pub fn histogram(&self) -> &[u64] {
+        &self.histogram[..usize::from(self.len)]
+    }
+
+    /// The score of a won game: the last of the histogram.
+    pub fn win_score(&self) -> usize {
+        usize::from(self.len) - 1
     }
 
     pub fn games(&self) -> u128 {
@@ -82,7 +98,7 @@ impl Stats {
     }
 
     pub fn wins(&self) -> u64 {
-        self.histogram[SCORES - 1]
+        self.histogram[self.win_score()]
     }
 
     pub fn losses(&self) -> u128 {
@@ -122,26 +138,46 @@ impl Stats {
         // The exact endpoints when no game or every game is won: the formula's
         // rounding would otherwise leave the bound a hair (~1e-17) inside.
         let wins = u128::from(self.wins());
-        let low = if wins == 0 { 0.0 } else { py_max(0.0, center - half) };
-        let high = if wins == n { 1.0 } else { py_min(1.0, center + half) };
+        let low = if wins == 0 {
+            0.0
+        } else {
+            py_max(0.0, center - half)
+        };
+        let high = if wins == n {
+            1.0
+        } else {
+            py_min(1.0, center + half)
+        };
         (low, high)
     }
 
-    /// The sum of two runs' statistics: `ValueError` if a count overflows.
+    /// The sum of two runs' statistics: `ValueError` if a count overflows, or if
+    /// they count games of different win scores and neither is empty.
     pub fn merge(&self, other: &Stats) -> Result<Stats> {
+        if self.len != other.len {
+            return match (self.games(), other.games()) {
+                (0, _) => Ok(*other),
+                (_, 0) => Ok(*self),
+                _ => Err(Error::new(
+                    ErrorKind::Value,
+                    format!(
+                        "cannot add the statistics of games won with {} and with {} cards discarded",
+                        self.win_score(),
+                        other.win_score()
+                    ),
+                )),
+            };
+        }
         let mut histogram = self.histogram;
         for (a, b) in histogram.iter_mut().zip(other.histogram) {
             *a = a.checked_add(b).ok_or_else(|| {
                 Error::new(ErrorKind::Value, "a count of the sum exceeds 2**64 - 1")
             })?;
         }
-        Ok(Stats { histogram })
-    }
-
-    /// `repr`: `Stats(histogram=(...))`.
-    pub fn repr(&self) -> String {
-        let counts: Vec<String> = self.histogram.iter().map(u64::to_string).collect();
-        format!("Stats(histogram=({}))", counts.join(", "))
+        Ok(Stats {
+            histogram,
+            len: self.len,
+        })
     }
 }
 
@@ -167,7 +203,7 @@ impl fmt::Display for Stats {
 fn scores_mismatch() -> Error {
     Error::new(
         ErrorKind::Value,
-        "scores must be the scores (0 to 48) of the games the histogram counts, in game-index order; \
+        "scores must be the scores (0 to the win score) of the games the histogram counts, in game-index order; \
          they do not match the histogram",
     )
 }
@@ -251,7 +287,7 @@ mod tests {
 
     #[test]
     fn counts() {
-        let mut h = [0u64; SCORES];
+        let mut h = [0u64; MAX_SCORES];
         h[48] = 3;
         h[10] = 7;
         let s = Stats::from_histogram(&h).unwrap();
@@ -259,15 +295,16 @@ mod tests {
         assert_eq!(s.win_rate(), 0.3);
         assert_eq!(s.mean_score(), (3.0 * 48.0 + 70.0) / 10.0);
         assert_eq!(s.merge(&s).unwrap().games(), 20);
-        assert!(Stats::from_histogram(&h[..48]).is_err());
-        let e = Stats::empty();
+        assert!(Stats::from_histogram(&h[..1]).is_err());
+        assert!(Stats::from_histogram(&[0; 50]).is_err());
+        let e = Stats::empty(48);
         assert!(e.win_rate().is_nan() && e.mean_score().is_nan());
         assert_eq!(e.ci95(), (0.0, 1.0));
     }
 
     #[test]
     fn scores() {
-        let stats = Stats::from_scores(&[3, 48, 3, 0]).unwrap();
+        let stats = Stats::from_scores(&[3, 48, 3, 0], 48).unwrap();
         assert_eq!(
             (stats.games(), stats.wins(), stats.histogram()[3]),
             (4, 1, 2)
@@ -277,13 +314,35 @@ mod tests {
             stats.check_scores(&[48, 3, 3]).unwrap_err().kind,
             ErrorKind::Value
         );
-        assert!(Stats::from_scores(&[49]).is_err());
+        assert!(Stats::from_scores(&[49], 48).is_err());
+        assert!(Stats::from_scores(&[9], 8).is_err());
+    }
+
+    /// A smaller layout's histogram: its win score is its length less one, and
+    /// adding it to another win score's is an error unless one of them is empty.
+    #[test]
+    fn win_scores() {
+        let small = Stats::from_scores(&[8, 3, 8], 8).unwrap();
+        assert_eq!(
+            (small.histogram().len(), small.wins(), small.win_score()),
+            (9, 2, 8)
+        );
+        assert_eq!(small.win_rate(), 2.0 / 3.0);
+        let standard = Stats::from_scores(&[48], 48).unwrap();
+        assert_eq!(
+            small.merge(&standard).unwrap_err().message,
+            "cannot add the statistics of games won with 8 and with 48 cards discarded"
+        );
+        assert_eq!(small.merge(&Stats::empty(48)).unwrap(), small);
+        assert_eq!(Stats::empty(48).merge(&small).unwrap(), small);
+        assert_eq!(small.merge(&small).unwrap().games(), 6);
+        assert_eq!(Stats::from_histogram(small.histogram()).unwrap(), small);
     }
 
     #[test]
     fn wilson_interval() {
         // 10 wins in 100 games: the Wilson interval is about (0.0552, 0.1744).
-        let mut h = [0u64; SCORES];
+        let mut h = [0u64; MAX_SCORES];
         h[48] = 10;
         h[0] = 90;
         let (lo, hi) = Stats::from_histogram(&h).unwrap().ci95();
@@ -292,7 +351,7 @@ mod tests {
             "{lo} {hi}"
         );
         // All wins: the upper end is clamped to 1.
-        let mut h = [0u64; SCORES];
+        let mut h = [0u64; MAX_SCORES];
         h[48] = 5;
         assert_eq!(Stats::from_histogram(&h).unwrap().ci95().1, 1.0);
     }

@@ -14,9 +14,10 @@
 //! discards are [`Position::discard_forced`].
 
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
-use crate::game::{Move, Position, PILES};
+use crate::moves::{Move, MAX_PILES};
+use crate::position::Position;
 use crate::rng::{shuffle_slice, Rng};
-use crate::rules::{self, LegalMoves};
+use crate::rules::{self, by_piles, LegalMoves};
 use crate::{Error, ErrorKind, Result};
 use std::collections::HashSet;
 
@@ -68,26 +69,36 @@ impl<D: Decide> Strategy for D {
     /// The hot loop of `simulate` and of montecarlo's play-outs: `choose`, with the
     /// forced discards played in rounds and the commonest decision short-cut: with
     /// no discard and no empty pile, the deal is the only legal move, if any (a fill
-    /// needs an empty pile).
+    /// needs an empty pile). Compiled once per number of piles.
     #[inline]
     fn play_out(&self, pos: &mut Position, rng: &mut Rng) {
-        loop {
-            pos.discard_forced();
-            if pos.empty_piles() == 0 {
-                if pos.stock_is_empty() {
-                    return;
-                }
-                self.draws_for_a_forced_deal(rng);
-                pos.deal();
-                continue;
-            }
-            let moves = LegalMoves::of(pos);
-            if moves.is_empty() {
+        by_piles!(pos.rules(), P => play_out_piles::<Self, P>(self, pos, rng))
+    }
+}
+
+/// [`Strategy::play_out`] of a [`Decide`] for a layout of `P` piles.
+#[inline]
+fn play_out_piles<D: Decide + ?Sized, const P: usize>(
+    strategy: &D,
+    pos: &mut Position,
+    rng: &mut Rng,
+) {
+    loop {
+        pos.discard_forced_piles::<P>();
+        if pos.empty_piles() == 0 {
+            if pos.stock_is_empty() {
                 return;
             }
-            let mv = self.decide(pos, &moves, rng);
-            pos.apply(mv);
+            strategy.draws_for_a_forced_deal(rng);
+            pos.deal_piles::<P>();
+            continue;
         }
+        let moves = LegalMoves::of_piles::<Position, P>(pos);
+        if moves.is_empty() {
+            return;
+        }
+        let mv = strategy.decide(pos, &moves, rng);
+        pos.apply(mv);
     }
 }
 
@@ -131,7 +142,7 @@ pub fn deal_or_first_real_fill(pos: &Position, moves: &LegalMoves) -> Move {
     if moves.deal {
         Move::Deal
     } else {
-        rules::first_real_fill(pos)
+        rules::blocking_fill(pos)
             .expect("a game that is not over, with no discard, can deal or fill")
     }
 }
@@ -158,7 +169,7 @@ impl Decide for Simple {
     /// is also the lowest source and then destination: the first real fill.
     #[inline]
     fn decide(&self, pos: &Position, moves: &LegalMoves, _rng: &mut Rng) -> Move {
-        rules::first_real_fill(pos).unwrap_or_else(|| deal_or_first_real_fill(pos, moves))
+        rules::blocking_fill(pos).unwrap_or_else(|| deal_or_first_real_fill(pos, moves))
     }
 }
 
@@ -198,7 +209,7 @@ impl Decide for Greedy {
 
         // 3. Unbury the tallest pile's top card, keeping an empty pile for the deal.
         if pos.empty_piles() >= 2 {
-            let leftmost_empty = (0..PILES).find(|&p| pos.height(p) == 0);
+            let leftmost_empty = (0..pos.piles()).find(|&p| pos.height(p) == 0);
             let mut tallest: Option<(usize, Move)> = None;
             for fill in real_fills(pos) {
                 if let Move::Fill { src, dst, index: 0 } = fill {
@@ -223,12 +234,12 @@ impl Decide for Greedy {
 /// What tells apart the positions that one lookahead search reaches: the piles,
 /// each card as its index + 1 and each pile closed by a 0. A line deals nothing, so
 /// the stock is the same throughout and the discards are the cards in neither.
-type PilesKey = [u8; DECK_SIZE + PILES];
+type PilesKey = [u8; DECK_SIZE + MAX_PILES];
 
 fn piles_key(pos: &Position) -> PilesKey {
-    let mut key = [0; DECK_SIZE + PILES];
+    let mut key = [0; DECK_SIZE + MAX_PILES];
     let mut i = 0;
-    for p in 0..PILES {
+    for p in 0..pos.piles() {
         for card in pos.pile(p) {
             key[i] = card.index() as u8 + 1;
             i += 1;
@@ -258,7 +269,7 @@ pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Posit
             return;
         }
         let moves = LegalMoves::of(pos);
-        if moves.deal || rules::first_real_fill(pos).is_none() {
+        if moves.deal || rules::blocking_fill(pos).is_none() {
             visit(first, pos);
         }
         for fill in real_fills(pos) {
@@ -742,10 +753,10 @@ mod tests {
                 fast.check_invariants();
                 assert_eq!(fast.score(), asked.score(), "{spec} on seed {seed}");
                 assert_eq!(
-                    (0..PILES)
+                    (0..fast.piles())
                         .map(|p| fast.pile(p).to_vec())
                         .collect::<Vec<_>>(),
-                    (0..PILES)
+                    (0..fast.piles())
                         .map(|p| asked.position().pile(p).to_vec())
                         .collect::<Vec<_>>()
                 );

@@ -1,0 +1,237 @@
+//! Moves (RULES.md R2, R6.3): what a player asks for, before any position judges
+//! it (the rules do, in `rules::illegal_reason`).
+
+use crate::cards::{py_repr, strip};
+use crate::{Error, ErrorKind, Result};
+use std::fmt;
+
+/// The most piles of any layout (R1.4): moves name piles 0 to 4, and a position's
+/// arrays have this many places.
+pub const MAX_PILES: usize = 5;
+
+/// A move (R2). Variants and fields are declared in R3 order, so the derived
+/// ordering is the order of `legal_moves()`. Built through [`Move::discard`],
+/// [`Move::fill`] or [`Move::parse`], piles are 0..4 (the most of any layout, R1.4) and a fill's source differs
+/// from its destination; `index` counts from the top of the source pile.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Move {
+    Discard(u8),
+    Fill { src: u8, dst: u8, index: u64 },
+    Deal,
+}
+
+impl Move {
+    /// `Move.discard(pile)`: `MoveError` for a pile outside 0..4.
+    pub fn discard(pile: u8) -> Result<Move> {
+        Ok(Move::Discard(pile_number("pile", pile.into())?))
+    }
+
+    /// `Move.fill(src, dst, index)`: `MoveError` for a pile outside 0..4 or a fill
+    /// onto its own pile, checked in this order.
+    pub fn fill(src: u8, dst: u8, index: u64) -> Result<Move> {
+        let (src, dst) = (
+            pile_number("src", src.into())?,
+            pile_number("dst", dst.into())?,
+        );
+        if src == dst {
+            return Err(move_error(format!(
+                "a fill moves a card to another pile, got src = dst = {src}"
+            )));
+        }
+        Ok(Move::Fill { src, dst, index })
+    }
+
+    /// Parse the text form (R6.3): `d2`, `f2>0`, `f2:3>0`, `deal`, ignoring
+    /// surrounding white space and case. `MoveError` for text that is not a move
+    /// (numbers have at most 20 digits), a pile outside 0-3, a negative index or a
+    /// fill onto its own pile.
+    pub fn parse(text: &str) -> Result<Move> {
+        let shown = py_repr(text);
+        let not_a_move = || {
+            move_error(format!(
+                "not a move: {shown} (expected d<pile>, f<src>><dst>, f<src>:<index>><dst> or deal, \
+                 e.g. 'd2', 'f2>0', 'f2:3>0')"
+            ))
+        };
+        let lower = strip(text).to_ascii_lowercase();
+        let made = if lower == "deal" {
+            Ok(Move::Deal)
+        } else if let Some(pile) = lower.strip_prefix('d') {
+            pile_number("pile", number(pile).ok_or_else(not_a_move)?).map(Move::Discard)
+        } else {
+            let body = lower.strip_prefix('f').ok_or_else(not_a_move)?;
+            let (from, dst) = body.split_once('>').ok_or_else(not_a_move)?;
+            let (src, index) = match from.split_once(':') {
+                Some((src, index)) => (src, number(index).ok_or_else(not_a_move)?),
+                None => (from, 0),
+            };
+            let (src, dst) = (
+                pile_number("src", number(src).ok_or_else(not_a_move)?)?,
+                pile_number("dst", number(dst).ok_or_else(not_a_move)?)?,
+            );
+            if index < 0 {
+                Err(move_error(format!(
+                    "index must be a non-negative int, got {index}"
+                )))
+            } else {
+                let index = u64::try_from(index).map_err(|_| index_too_large(index))?;
+                Move::fill(src, dst, index)
+            }
+        };
+        made.map_err(|err| move_error(format!("not a move: {shown} ({err})")))
+    }
+
+    /// `"discard"`, `"fill"` or `"deal"`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Move::Discard(_) => "discard",
+            Move::Fill { .. } => "fill",
+            Move::Deal => "deal",
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    /// The R6.3 text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Move::Discard(p) => write!(f, "d{p}"),
+            Move::Fill { src, dst, index: 0 } => write!(f, "f{src}>{dst}"),
+            Move::Fill { src, dst, index } => write!(f, "f{src}:{index}>{dst}"),
+            Move::Deal => f.write_str("deal"),
+        }
+    }
+}
+
+fn move_error(message: String) -> Error {
+    Error::new(ErrorKind::Move, message)
+}
+
+/// The `MoveError` of a pile argument outside 0..4; `shown` is the value as the
+/// user wrote it.
+pub fn pile_error(name: &str, shown: impl fmt::Display) -> Error {
+    move_error(format!("{name} must be an int from 0 to 4, got {shown}"))
+}
+
+/// The `MoveError` of an index of 2⁶⁴ or more (a move no position can use, which
+/// the engine does not represent).
+pub fn index_too_large(shown: impl fmt::Display) -> Error {
+    move_error(format!(
+        "index must be a non-negative int below 2**64, got {shown}"
+    ))
+}
+
+/// A pile number 0..4, or `MoveError` naming the argument.
+fn pile_number(name: &str, value: i128) -> Result<u8> {
+    if (0..MAX_PILES as i128).contains(&value) {
+        Ok(value as u8)
+    } else {
+        Err(pile_error(name, value))
+    }
+}
+
+/// A number of move text: an optional `-` and 1 to 20 ASCII digits.
+fn number(text: &str) -> Option<i128> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if !(1..=20).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: i128 = digits.parse().ok()?;
+    Some(if digits.len() < text.len() { -n } else { n })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_text() {
+        for (text, mv) in [
+            ("d2", Move::Discard(2)),
+            (
+                "f2>0",
+                Move::Fill {
+                    src: 2,
+                    dst: 0,
+                    index: 0,
+                },
+            ),
+            (
+                "f2:3>0",
+                Move::Fill {
+                    src: 2,
+                    dst: 0,
+                    index: 3,
+                },
+            ),
+            ("deal", Move::Deal),
+        ] {
+            assert_eq!(Move::parse(text).unwrap(), mv);
+            assert_eq!(mv.to_string(), text);
+        }
+        assert_eq!(Move::parse(" F2:0>0\n").unwrap().to_string(), "f2>0");
+        assert_eq!(Move::parse("DEAL").unwrap(), Move::Deal);
+        for bad in [
+            "", "d", "d5", "d-1", "f2>2", "f2:-1>0", "f5>0", "f2>", "x", "deal2", "f2:>0", "d 2",
+            "f2:1:1>0", "d--1",
+        ] {
+            assert_eq!(
+                Move::parse(bad).unwrap_err().kind,
+                ErrorKind::Move,
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            Move::parse("f0:999999999999999999999>1").unwrap_err().kind,
+            ErrorKind::Move
+        );
+        assert_eq!(Move::parse("d-0").unwrap(), Move::Discard(0));
+        assert_eq!(Move::parse("F02:003>1").unwrap().to_string(), "f2:3>1");
+        assert_eq!(
+            Move::parse("d5").unwrap_err().message,
+            "not a move: 'd5' (pile must be an int from 0 to 4, got 5)"
+        );
+        assert_eq!(
+            Move::parse("f1:2>1").unwrap_err().message,
+            "not a move: 'f1:2>1' (a fill moves a card to another pile, got src = dst = 1)"
+        );
+        assert_eq!(Move::parse("d4").unwrap(), Move::Discard(4));
+        assert_eq!(Move::fill(1, 3, 2).unwrap().to_string(), "f1:2>3");
+        assert!(Move::discard(5).is_err() && Move::fill(2, 2, 0).is_err());
+    }
+
+    #[test]
+    fn move_order_is_r3_order() {
+        let mut moves = [
+            Move::Deal,
+            Move::Fill {
+                src: 1,
+                dst: 0,
+                index: 0,
+            },
+            Move::Fill {
+                src: 0,
+                dst: 2,
+                index: 1,
+            },
+            Move::Fill {
+                src: 0,
+                dst: 2,
+                index: 0,
+            },
+            Move::Fill {
+                src: 0,
+                dst: 1,
+                index: 5,
+            },
+            Move::Discard(3),
+            Move::Discard(0),
+        ];
+        moves.sort();
+        let text: Vec<String> = moves.iter().map(Move::to_string).collect();
+        assert_eq!(
+            text,
+            ["d0", "d3", "f0:5>1", "f0>2", "f0:1>2", "f1>0", "deal"]
+        );
+    }
+}

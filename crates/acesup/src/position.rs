@@ -1,0 +1,751 @@
+//! Positions (RULES.md R6.5, R6.6): piles, stock and discards under a set of rules,
+//! and the moves applied to them.
+
+use crate::cards::{card_set_problem, is_space, py_repr, Card, DECK_SIZE, SUIT_SYMBOLS};
+use crate::moves::{Move, MAX_PILES};
+use crate::rules::{self, by_piles, DealTo, Rules, Tableau};
+use crate::{Error, ErrorKind, Result};
+use std::fmt;
+
+/// The places of each card array of a [`Position`]: 52 cards and the placeholder
+/// fit, and an index masked by [`at`] needs no bounds check in the hot loop.
+const CAP: usize = 64;
+
+/// An index into an array of [`CAP`] places (always below 53: the mask only tells
+/// the compiler so).
+#[inline]
+fn at(i: usize) -> usize {
+    i & (CAP - 1)
+}
+
+/// A position: the piles, the stock, the discards and the rules (R6.5).
+///
+/// Fixed-size arrays, so that copying a position or playing a game allocates
+/// nothing; 52 places everywhere, since a position from text may hold tall piles,
+/// and [`MAX_PILES`] piles, of which the layout uses `rules.piles` (the others stay
+/// empty and are never read).
+///
+/// Invariants (see [`Position::check_invariants`], run by the tests):
+/// - `piles[p][1..=heights[p]]` is pile p, bottom to top, above the placeholder
+///   `piles[p][0] == Card::NONE`, so that `piles[p][heights[p]]` is always the top
+///   card or the placeholder; `stock[stock_next..stock_end]`
+///   the stock in deal order; `discards[..n_discards]` the discards in order;
+///   together the cards of the layout's deck, each once;
+/// - `bits[p][i]` is the [`rules::top_bit`] of the card `piles[p][i]`, 0 for the
+///   placeholder: stored with the card, so that a new top's bit is one load away;
+/// - `tops` is the union of the top cards' bits: bit 16·s + k is set exactly when
+///   some pile's top card is of suit s and strength k (R1.2, under `rules`). So
+///   pile p may be discarded exactly when `tops` meets the [`rules::stronger_bits`]
+///   of its top card's bit (R2.1): a subtraction and an AND;
+/// - `empty` is the number of empty piles of the layout;
+/// - `dealt[..n_deals]` are the [`rules::deal_targets`] of the deals played since
+///   the position was made, so that a deal can be taken back (not part of the
+///   position: equality and text ignore it).
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) rules: Rules,
+    heights: [u8; MAX_PILES],
+    stock_next: u8,
+    stock_end: u8,
+    n_discards: u8,
+    empty: u8,
+    n_deals: u8,
+    tops: u64,
+    /// `rules::top_bits(rules.ace_high)`, looked up once.
+    bit_of: &'static rules::BitTable,
+    piles: [[Card; CAP]; MAX_PILES],
+    bits: [[u64; CAP]; MAX_PILES],
+    stock: [Card; CAP],
+    discards: [Card; CAP],
+    dealt: [u8; CAP],
+}
+
+impl Tableau for Position {
+    #[inline]
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    #[inline]
+    fn height(&self, p: usize) -> usize {
+        usize::from(self.heights[p])
+    }
+
+    #[inline]
+    fn card_from_top(&self, p: usize, index: usize) -> Card {
+        self.piles[p][at(self.height(p) - index)]
+    }
+
+    #[inline]
+    fn top_bit(&self, p: usize) -> u64 {
+        self.bits[p][at(self.height(p))]
+    }
+
+    #[inline]
+    fn tops(&self) -> u64 {
+        self.tops
+    }
+
+    #[inline]
+    fn stock_left(&self) -> usize {
+        usize::from(self.stock_end - self.stock_next)
+    }
+
+    #[inline]
+    fn empty_piles(&self) -> usize {
+        usize::from(self.empty)
+    }
+}
+
+impl Position {
+    /// The start of a game dealt from `deck`, a deck of the layout of `rules`
+    /// (R1.3; the caller has checked it).
+    pub fn from_deck(deck: &[Card], rules: Rules) -> Position {
+        let mut pos = Position::blank(rules);
+        pos.deal_from(deck);
+        pos
+    }
+
+    /// Empty piles, an empty stock and no discards: to be filled in.
+    fn blank(rules: Rules) -> Position {
+        Position {
+            rules,
+            heights: [0; MAX_PILES],
+            bit_of: rules::top_bits(rules.ace_high),
+            piles: [[Card::NONE; CAP]; MAX_PILES],
+            bits: [[0; CAP]; MAX_PILES],
+            stock: [Card::default(); CAP],
+            stock_next: 0,
+            stock_end: 0,
+            discards: [Card::default(); CAP],
+            n_discards: 0,
+            empty: rules.piles,
+            tops: 0,
+            dealt: [0; CAP],
+            n_deals: 0,
+        }
+    }
+
+    /// Reset to the start of a game dealt from `deck` (of the layout's D cards),
+    /// keeping the rules; what a play-out does at each game instead of building a
+    /// new position.
+    #[inline]
+    pub fn deal_from(&mut self, deck: &[Card]) {
+        let piles = usize::from(self.rules.piles);
+        debug_assert_eq!(deck.len(), self.rules.deck_size());
+        self.stock[..deck.len() - piles].copy_from_slice(&deck[piles..]);
+        self.stock_next = 0;
+        self.stock_end = (deck.len() - piles) as u8;
+        self.n_discards = 0;
+        self.n_deals = 0;
+        self.tops = 0;
+        for (p, &card) in deck[..piles].iter().enumerate() {
+            self.piles[p][1] = card;
+            self.bits[p][1] = self.bit_of[card.index()];
+            self.heights[p] = 1;
+            self.tops |= self.bits[p][1];
+        }
+        self.empty = 0;
+    }
+
+    /// Put the stock's cards in the order of `stock`, which holds the same cards: a
+    /// guess of the order that montecarlo plays on. Nothing else depends on it.
+    #[inline]
+    pub fn set_stock_order(&mut self, stock: &[Card]) {
+        let next = usize::from(self.stock_next);
+        self.stock[next..usize::from(self.stock_end)].copy_from_slice(stock);
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+    }
+
+    /// A position from its parts (`piles` holds one pile per pile of the layout),
+    /// checked as R6.5 demands: each card of the layout's deck exactly once and no
+    /// other, a stock length that a deal can leave, no top-rank card among the
+    /// discards. `PositionError` otherwise.
+    pub fn from_parts(
+        rules: Rules,
+        piles: &[Vec<Card>],
+        stock: &[Card],
+        discards: &[Card],
+    ) -> Result<Position> {
+        let error = |message: String| Err(Error::new(ErrorKind::Position, message));
+        let n = usize::from(rules.piles);
+        if piles.len() != n {
+            return error(format!(
+                "a position under these rules has {n} piles, got {}",
+                piles.len()
+            ));
+        }
+        let all: Vec<Card> = piles
+            .iter()
+            .flatten()
+            .chain(stock)
+            .chain(discards)
+            .copied()
+            .collect();
+        if let Some(problem) = card_set_problem(&all, &rules.deck(), "the position") {
+            return error(problem);
+        }
+        if let Some(problem) = stock_length_problem(stock.len(), &rules) {
+            return error(problem);
+        }
+        if let Some(card) = discards.iter().find(|c| rules::is_top_rank(**c, &rules)) {
+            return error(format!(
+                "the discards hold {card}, a top-rank card, which is never discarded"
+            ));
+        }
+        let mut pos = Position::blank(rules);
+        for (p, pile) in piles.iter().enumerate() {
+            for &card in pile {
+                pos.push(p, card);
+            }
+        }
+        pos.stock[..stock.len()].copy_from_slice(stock);
+        pos.stock_end = stock.len() as u8;
+        pos.discards[..discards.len()].copy_from_slice(discards);
+        pos.n_discards = discards.len() as u8;
+        Ok(pos)
+    }
+
+    /// Parse the one-line text form (R6.5), whose fields may be separated by any
+    /// white space: `PositionError` when the text is malformed or the position
+    /// impossible.
+    pub fn parse(text: &str) -> Result<Position> {
+        let error = |message: String| Error::new(ErrorKind::Position, message);
+        let fields: Vec<&str> = text.split(is_space).filter(|f| !f.is_empty()).collect();
+        let [piles, stock, discards, rules] = fields[..] else {
+            return Err(error(format!(
+                "a position has 4 fields (piles, stock, discards, rules) separated by spaces, got {} in {}",
+                fields.len(),
+                py_repr(text)
+            )));
+        };
+        let rules = Rules::parse(rules)
+            .map_err(|e| error(format!("the rules field {}: {}", py_repr(rules), e.message)))?;
+        let pile_fields: Vec<&str> = piles.split('/').collect();
+        if pile_fields.len() != usize::from(rules.piles) {
+            return Err(error(format!(
+                "the piles field has {} piles separated by '/', got {} in {}",
+                rules.piles,
+                pile_fields.len(),
+                py_repr(piles)
+            )));
+        }
+        let cards = |field: &str, what: &str| -> Result<Vec<Card>> {
+            if field == "-" {
+                return Ok(Vec::new());
+            }
+            let chars: Vec<char> = field.chars().collect();
+            if chars.is_empty() || !chars.len().is_multiple_of(2) {
+                return Err(error(format!(
+                    "{what} {} is neither '-' nor a run of two-character cards",
+                    py_repr(field)
+                )));
+            }
+            chars
+                .chunks(2)
+                .map(|pair| {
+                    Card::parse(&pair.iter().collect::<String>())
+                        .map_err(|e| error(format!("{what}: {e}")))
+                })
+                .collect()
+        };
+        let pile_cards = pile_fields
+            .iter()
+            .enumerate()
+            .map(|(p, field)| cards(field, &format!("pile {p}")))
+            .collect::<Result<Vec<_>>>()?;
+        let stock = cards(stock, "the stock")?;
+        let discards = cards(discards, "the discards")?;
+        Position::from_parts(rules, &pile_cards, &stock, &discards)
+    }
+
+    // --- Reading ---
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The number of piles of the layout.
+    #[inline]
+    pub fn piles(&self) -> usize {
+        usize::from(self.rules.piles)
+    }
+
+    /// Pile `p` (below [`Position::piles`]), bottom to top.
+    #[inline]
+    pub fn pile(&self, p: usize) -> &[Card] {
+        &self.piles[p][1..=usize::from(self.heights[p])]
+    }
+
+    #[inline]
+    pub fn height(&self, p: usize) -> usize {
+        Tableau::height(self, p)
+    }
+
+    /// The top card of pile `p`, if any.
+    #[inline]
+    pub fn top(&self, p: usize) -> Option<Card> {
+        self.pile(p).last().copied()
+    }
+
+    /// The card at `index` from the top of pile `p`; `index < height(p)`.
+    #[inline]
+    pub fn card_from_top(&self, p: usize, index: usize) -> Card {
+        Tableau::card_from_top(self, p, index)
+    }
+
+    /// The stock, in deal order.
+    #[inline]
+    pub fn stock(&self) -> &[Card] {
+        &self.stock[usize::from(self.stock_next)..usize::from(self.stock_end)]
+    }
+
+    /// The discards, in discard order.
+    pub fn discards(&self) -> &[Card] {
+        &self.discards[..usize::from(self.n_discards)]
+    }
+
+    /// The number of cards discarded (R4.2).
+    #[inline]
+    pub fn score(&self) -> usize {
+        usize::from(self.n_discards)
+    }
+
+    /// Whether the stock is empty.
+    #[inline]
+    pub fn stock_is_empty(&self) -> bool {
+        self.stock_next == self.stock_end
+    }
+
+    /// The number of empty piles.
+    #[inline]
+    pub fn empty_piles(&self) -> usize {
+        usize::from(self.empty)
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        rules::legal_moves(self)
+    }
+
+    /// Whether no move is legal (R4.1).
+    pub fn is_over(&self) -> bool {
+        rules::is_over(self)
+    }
+
+    /// Over with D − S cards discarded (R4.2).
+    pub fn is_won(&self) -> bool {
+        self.score() == self.rules.win_score() && self.is_over()
+    }
+
+    // --- Playing ---
+
+    /// Play `mv`: `IllegalMoveError` with the R7 reason, the position unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<()> {
+        if let Some(reason) = rules::illegal_reason(self, mv) {
+            return Err(Error::new(ErrorKind::IllegalMove, reason));
+        }
+        self.apply(mv);
+        Ok(())
+    }
+
+    /// Play a move known to be legal.
+    #[inline]
+    pub fn apply(&mut self, mv: Move) {
+        debug_assert!(
+            rules::illegal_reason(self, mv).is_none(),
+            "{mv} is illegal in {}",
+            self.to_text()
+        );
+        match mv {
+            Move::Discard(p) => {
+                let card = self.pop(usize::from(p));
+                self.discards[at(usize::from(self.n_discards))] = card;
+                self.n_discards += 1;
+            }
+            Move::Fill { src, dst, index } => {
+                let card = self.take(usize::from(src), index as usize);
+                self.push(usize::from(dst), card);
+            }
+            Move::Deal => self.deal(),
+        }
+    }
+
+    /// Deal (R2.3), known to be legal: a stock card onto each pile of
+    /// [`rules::deal_targets`].
+    #[inline]
+    pub fn deal(&mut self) {
+        by_piles!(self.rules, P => self.deal_piles::<P>())
+    }
+
+    /// [`Position::deal`] for a layout of `P` piles. The commonest deal, a card on
+    /// every pile, is a loop without a branch; the others (a partial last deal,
+    /// `deal_to="empty"` with an empty pile) push card by card.
+    #[inline]
+    pub fn deal_piles<const P: usize>(&mut self) {
+        let next = usize::from(self.stock_next);
+        let every_pile = (self.rules.deal_to == DealTo::All) | (self.empty == 0);
+        if !(every_pile & (self.stock_left() >= P)) {
+            return self.deal_to_targets();
+        }
+        let mut tops = 0;
+        for p in 0..P {
+            let h = at(self.height(p) + 1);
+            let card = self.stock[at(next + p)];
+            self.piles[p][h] = card;
+            self.bits[p][h] = self.bit_of[card.index()];
+            self.heights[p] = h as u8;
+            tops |= self.bits[p][h];
+        }
+        self.tops = tops;
+        self.empty = 0;
+        self.stock_next += P as u8;
+        self.dealt[at(usize::from(self.n_deals))] = (1 << P) - 1;
+        self.n_deals += 1;
+    }
+
+    /// A deal onto the piles of [`rules::deal_targets`], one card at a time.
+    #[cold]
+    fn deal_to_targets(&mut self) {
+        let targets = rules::deal_targets(self);
+        for p in (0..MAX_PILES).filter(|&p| targets >> p & 1 == 1) {
+            let card = self.stock[at(usize::from(self.stock_next))];
+            self.push(p, card);
+            self.stock_next += 1;
+        }
+        self.dealt[at(usize::from(self.n_deals))] = targets;
+        self.n_deals += 1;
+    }
+
+    /// Play every legal discard until none is legal (the built-ins all start so).
+    ///
+    /// This is the hot loop of the play-outs, so it works in rounds without a branch
+    /// per pile: a round discards from every pile that may be discarded. A legal
+    /// discard stays legal until it is played (the higher card of its suit stays
+    /// on top, or an even higher one does), so the rounds reach the position that
+    /// discarding first in R3 order, again and again, reaches; only the order of the
+    /// cards in the discards can differ.
+    #[inline]
+    pub fn discard_forced(&mut self) {
+        by_piles!(self.rules, P => self.discard_forced_piles::<P>())
+    }
+
+    /// [`Position::discard_forced`] for a layout of `P` piles.
+    #[inline]
+    pub fn discard_forced_piles<const P: usize>(&mut self) {
+        loop {
+            let mask = rules::discard_mask_of::<Position, P>(self);
+            if mask == 0 {
+                break;
+            }
+            let mut n = usize::from(self.n_discards);
+            let mut tops = 0;
+            for p in 0..P {
+                let discarded = usize::from(mask >> p & 1);
+                let h = self.height(p);
+                self.discards[at(n)] = self.piles[p][at(h)]; // kept only when discarded
+                n += discarded;
+                let h = h - discarded;
+                self.heights[p] = h as u8;
+                tops |= self.bits[p][at(h)];
+            }
+            self.tops = tops;
+            self.n_discards = n as u8;
+        }
+        self.empty = self.heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
+    }
+
+    /// Take back `mv`, the last move played.
+    pub fn unapply(&mut self, mv: Move) {
+        match mv {
+            Move::Discard(p) => {
+                self.n_discards -= 1;
+                self.push(
+                    usize::from(p),
+                    self.discards[at(usize::from(self.n_discards))],
+                );
+            }
+            Move::Fill { src, dst, index } => {
+                let card = self.pop(usize::from(dst));
+                self.insert(usize::from(src), index as usize, card);
+            }
+            Move::Deal => {
+                self.n_deals -= 1;
+                let targets = self.dealt[at(usize::from(self.n_deals))];
+                for p in (0..MAX_PILES).rev().filter(|&p| targets >> p & 1 == 1) {
+                    self.pop(p);
+                    self.stock_next -= 1;
+                }
+            }
+        }
+    }
+
+    /// Put `card` on top of pile `p`, keeping the masks and the empty count.
+    #[inline]
+    fn push(&mut self, p: usize, card: Card) {
+        let h = self.height(p);
+        let bits = self.bit_of[card.index()];
+        self.empty -= u8::from(h == 0);
+        self.tops ^= self.bits[p][at(h)] ^ bits;
+        self.piles[p][at(h + 1)] = card;
+        self.bits[p][at(h + 1)] = bits;
+        self.heights[p] += 1;
+    }
+
+    /// Take the top card of the non-empty pile `p`, keeping the masks and the empty count.
+    #[inline]
+    fn pop(&mut self, p: usize) -> Card {
+        let h = self.height(p);
+        self.heights[p] = h as u8 - 1;
+        self.empty += u8::from(h == 1);
+        self.tops ^= self.bits[p][at(h)] ^ self.bits[p][at(h - 1)]; // the placeholder's is 0
+        self.piles[p][at(h)]
+    }
+
+    /// Take the card at `index` from the top of pile `p`; the cards above it close up.
+    #[inline]
+    fn take(&mut self, p: usize, index: usize) -> Card {
+        if index == 0 {
+            return self.pop(p);
+        }
+        // A buried card: the top card, and so the masks, stay.
+        let h = self.height(p);
+        let at = h - index;
+        let card = self.piles[p][at];
+        self.piles[p].copy_within(at + 1..=h, at);
+        self.bits[p].copy_within(at + 1..=h, at);
+        self.heights[p] -= 1;
+        card
+    }
+
+    /// Put `card` back at `index` from the top of pile `p` (the inverse of `take`).
+    fn insert(&mut self, p: usize, index: usize, card: Card) {
+        if index == 0 {
+            return self.push(p, card);
+        }
+        let h = self.height(p);
+        let at = h + 1 - index;
+        self.piles[p].copy_within(at..=h, at + 1);
+        self.bits[p].copy_within(at..=h, at + 1);
+        self.piles[p][at] = card;
+        self.bits[p][at] = self.bit_of[card.index()];
+        self.heights[p] += 1;
+    }
+
+    // --- Text ---
+
+    /// The one-line text form (R6.5).
+    pub fn to_text(&self) -> String {
+        fn run(cards: &[Card]) -> String {
+            if cards.is_empty() {
+                "-".to_string()
+            } else {
+                cards.iter().map(Card::to_string).collect()
+            }
+        }
+        let piles: Vec<String> = (0..self.piles()).map(|p| run(self.pile(p))).collect();
+        format!(
+            "{} {} {} {}",
+            piles.join("/"),
+            run(self.stock()),
+            run(self.discards()),
+            self.rules
+        )
+    }
+
+    /// The tableau for people (R6.6).
+    pub fn tableau(&self) -> String {
+        let piles = self.piles();
+        let rows = (0..piles).map(|p| self.height(p)).max().unwrap_or(0).max(1);
+        let mut out = String::new();
+        for row in 0..rows {
+            let cells: Vec<String> = (0..piles)
+                .map(|p| match self.pile(p).get(row) {
+                    Some(card) => format!("{}{}", card.rank_char(), SUIT_SYMBOLS[card.suit()]),
+                    None if row == 0 => "--".to_string(),
+                    None => "  ".to_string(),
+                })
+                .collect();
+            out.push_str(cells.join("  ").trim_end_matches(' '));
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "stock {}  discards {}",
+            self.stock().len(),
+            self.score()
+        ));
+        out
+    }
+
+    /// Panic unless the invariants of the representation hold (for tests).
+    pub fn check_invariants(&self) {
+        let mut tops = 0;
+        for p in 0..MAX_PILES {
+            assert_eq!(self.piles[p][0], Card::NONE);
+            if p >= self.piles() {
+                assert_eq!(self.height(p), 0, "pile {p} beyond the layout");
+            }
+            for i in 0..=self.height(p) {
+                let bit = if i == 0 {
+                    0
+                } else {
+                    rules::top_bit(self.piles[p][i], self.rules.ace_high)
+                };
+                assert_eq!(
+                    self.bits[p][i],
+                    bit,
+                    "bit of pile {p} slot {i} in {}",
+                    self.to_text()
+                );
+            }
+            tops |= self.bits[p][self.height(p)];
+        }
+        assert_eq!(self.tops, tops, "top masks of {}", self.to_text());
+        assert_eq!(
+            self.empty_piles(),
+            (0..self.piles()).filter(|&p| self.height(p) == 0).count()
+        );
+        let mut all: Vec<Card> = (0..self.piles())
+            .flat_map(|p| self.pile(p).to_vec())
+            .collect();
+        all.extend_from_slice(self.stock());
+        all.extend_from_slice(self.discards());
+        all.sort();
+        assert_eq!(all, self.rules.deck(), "cards of {}", self.to_text());
+        assert!(all.len() <= DECK_SIZE);
+    }
+}
+
+/// Why a stock of `len` cards is one that no deal leaves under `rules` (R6.5), or
+/// `None` when a deal can leave it: under `deal_to="all"` 0 or D − P − kP (k ≥ 0),
+/// under `deal_to="empty"` any length up to D − P.
+fn stock_length_problem(len: usize, rules: &Rules) -> Option<String> {
+    let (piles, first) = (
+        usize::from(rules.piles),
+        rules.deck_size() - usize::from(rules.piles),
+    );
+    if len > first {
+        return Some(format!(
+            "the stock holds {len} cards, more than the {first} left after the first cards of the piles"
+        ));
+    }
+    let leaves = len == 0 || rules.deal_to == DealTo::Empty || (first - len) % piles == 0;
+    (!leaves).then(|| {
+        format!(
+            "the stock holds {len} cards, which no deal leaves: under deal_to='all' it holds 0 or \
+             {first} less a multiple of {piles}"
+        )
+    })
+}
+
+impl PartialEq for Position {
+    /// Same piles, stock, discards and rules (the representation's spare places and
+    /// the record of deals do not count).
+    fn eq(&self, other: &Position) -> bool {
+        self.rules == other.rules
+            && (0..self.piles()).all(|p| self.pile(p) == other.pile(p))
+            && self.stock() == other.stock()
+            && self.discards() == other.discards()
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_text())
+    }
+}
+
+/// A position with these piles (R6.5 text, e.g. `7s/-/3d5h/Ac`) under these rules
+/// (R6.4 text), the other cards of the layout in the stock but for the few that no
+/// deal leaves there, which are discards (the top-rank cards go to the stock first).
+#[cfg(test)]
+pub(crate) fn position_with_piles(piles: &str, rules: &str) -> Position {
+    let rules = Rules::parse(rules).unwrap();
+    let text = piles.replace('-', "");
+    let piles: Vec<Vec<Card>> = text
+        .split('/')
+        .map(|pile| {
+            pile.as_bytes()
+                .chunks(2)
+                .map(|c| Card::parse(std::str::from_utf8(c).unwrap()).unwrap())
+                .collect()
+        })
+        .collect();
+    let mut rest: Vec<Card> = rules
+        .deck()
+        .into_iter()
+        .filter(|c| !piles.iter().flatten().any(|p| p == c))
+        .collect();
+    rest.sort_by_key(|&c| !rules::is_top_rank(c, &rules));
+    let stock_len = (0..=rest.len())
+        .rev()
+        .find(|&n| stock_length_problem(n, &rules).is_none())
+        .unwrap();
+    let discards = rest.split_off(stock_len);
+    Position::from_parts(rules, &piles, &rest, &discards).unwrap()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+
+    #[test]
+    fn tableau() {
+        let pos = position_with_piles("7s/Js/5h3d/Ac", "standard");
+        assert_eq!(
+            pos.tableau(),
+            "7♠  J♠  5♥  A♣\n        3♦\nstock 44  discards 3"
+        );
+        let pos = position_with_piles("-/Js/5h3d/Ac", "standard");
+        assert_eq!(
+            pos.tableau(),
+            "--  J♠  5♥  A♣\n        3♦\nstock 48  discards 0"
+        );
+        let pos = position_with_piles("-/-/-/-", "standard");
+        assert_eq!(pos.tableau(), "--  --  --  --\nstock 48  discards 4");
+        let pos = position_with_piles("Th3d/-/-/-", "standard");
+        assert_eq!(pos.tableau(), "T♥  --  --  --\n3♦\nstock 48  discards 2");
+    }
+
+    #[test]
+    fn position_errors() {
+        let good = Game::from_seed(3, Rules::standard()).to_text();
+        assert!(Position::parse(&good).is_ok());
+        assert_eq!(
+            Position::parse(&good.replacen(' ', " \t\n ", 2))
+                .unwrap()
+                .to_text(),
+            good
+        );
+        let bad = [
+            good.replacen('/', "", 1),
+            format!("{good} extra"),
+            good.replacen("fill=top", "fill=up", 1),
+            good.replacen(' ', " X", 1),
+        ];
+        for text in bad {
+            assert_eq!(
+                Position::parse(&text).unwrap_err().kind,
+                ErrorKind::Position,
+                "{text}"
+            );
+        }
+        // An ace among the discards (the helper puts the aces first in the stock).
+        let text = position_with_piles("7s/Js/5h3d/Kc", "standard").to_text();
+        let fields: Vec<&str> = text.split(' ').collect();
+        let (ace, stock) = fields[1].split_at(2);
+        let (first, discards) = fields[2].split_at(2);
+        let swapped = format!("{} {first}{stock} {ace}{discards}", fields[0]);
+        let err = Position::parse(&format!("{swapped} standard")).unwrap_err();
+        assert!(err.message.contains(ace), "{}", err.message);
+        // An ace is fine among the discards of the reverse game, where the king is the top rank.
+        let reverse = position_with_piles("7s/Js/5h3d/Kc", "reverse").to_text();
+        assert!(
+            reverse.contains("As ") && Position::parse(&reverse).is_ok(),
+            "{reverse}"
+        );
+    }
+}
