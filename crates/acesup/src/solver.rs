@@ -231,7 +231,12 @@ impl<const N: usize, const P: usize> State<N, P> {
         bytes[..P].copy_from_slice(&self.heights);
         let h = u64::from_le_bytes(bytes);
         let zero = !(h + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
-        ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8 & ((1 << P) - 1) as u8
+        let gathered = if P == 4 {
+            zero >> 7 | zero >> 14 | zero >> 21 | zero >> 28
+        } else {
+            (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+        };
+        gathered as u8 & ((1 << P) - 1) as u8
     }
 }
 
@@ -358,8 +363,14 @@ impl Deal {
             Move::Deal => {
                 let targets = rules::deal_targets(&self.seen(s));
                 let mut next = usize::from(s.dealt);
-                for p in 0..P {
-                    if targets >> p & 1 == 1 {
+                if u32::from(targets) == (1 << P) - 1 {
+                    // A whole deal, the common case: no test per pile.
+                    for p in 0..P {
+                        s.push(p, self.stock[next + p]);
+                    }
+                    next += P;
+                } else {
+                    for p in (0..P).filter(|p| targets >> p & 1 == 1) {
                         s.push(p, self.stock[next]);
                         next += 1;
                     }
@@ -792,9 +803,13 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
                 if !(legal.deal && legal.len() == 1) {
                     return Ok(Settled::Branch(legal));
                 }
-            } else if !rules::can_deal(&self.deal.seen(s)) {
+            } else if self.deal.stock_left(s) == 0 {
+                // No discard and no empty pile: the deal is legal exactly while the
+                // stock lasts (R2.3, whatever the deal rule).
+                debug_assert!(!rules::can_deal(&self.deal.seen(s)));
                 return Ok(Settled::Lost);
             }
+            debug_assert!(rules::can_deal(&self.deal.seen(s)));
             self.play(s, Move::Deal);
         }
     }
@@ -824,13 +839,18 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
             let mut discards = all;
             if guarded {
                 let lone = (0..P).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
+                let mut safe = lone;
                 // S5: with no pile empty, a discard is safe when no pile could be
                 // emptied before the next deal if it waited.
-                let safe = |p: usize| s.empty() == 0 && !self.pile_may_empty_without(s, p);
-                discards &= lone
-                    | (0..P).fold(0, |m, p| {
-                        m | u8::from(discards >> p & 1 == 1 && safe(p)) << p
-                    });
+                if s.empty() == 0 {
+                    let mut rest = discards & !lone;
+                    while rest != 0 {
+                        let p = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        safe |= u8::from(!self.pile_may_empty_without(s, p)) << p;
+                    }
+                }
+                discards &= safe;
             }
             if discards != 0 {
                 // Every discard in the mask stays legal while the others are played.
