@@ -38,9 +38,10 @@ fn at(i: usize) -> usize {
 ///   pile p may be discarded exactly when `tops` meets the [`rules::stronger_bits`]
 ///   of its top card's bit (R2.1): a subtraction and an AND;
 /// - `empty` is the number of empty piles of the layout;
-/// - `dealt[..n_deals]` are the [`rules::deal_targets`] of the deals played since
-///   the position was made, so that a deal can be taken back (not part of the
-///   position: equality and text ignore it).
+/// - under `deal_to="empty"`, `dealt[..n_deals]` are the [`rules::deal_targets`]
+///   of the deals played since the position was made, so that a deal can be taken
+///   back (not part of the position: equality and text ignore it; under `"all"` the
+///   stock length tells the targets).
 #[derive(Clone)]
 pub struct Position {
     pub(crate) rules: Rules,
@@ -131,20 +132,27 @@ impl Position {
     /// new position.
     #[inline]
     pub fn deal_from(&mut self, deck: &[Card]) {
-        let piles = usize::from(self.rules.piles);
+        by_piles!(self.rules, P => self.deal_from_piles::<P>(deck))
+    }
+
+    /// [`Position::deal_from`] for a layout of `P` piles.
+    #[inline]
+    fn deal_from_piles<const P: usize>(&mut self, deck: &[Card]) {
         debug_assert_eq!(deck.len(), self.rules.deck_size());
-        self.stock[..deck.len() - piles].copy_from_slice(&deck[piles..]);
+        let stock = deck.len() - P;
+        self.stock[..stock].copy_from_slice(&deck[P..]);
         self.stock_next = 0;
-        self.stock_end = (deck.len() - piles) as u8;
+        self.stock_end = stock as u8;
         self.n_discards = 0;
         self.n_deals = 0;
-        self.tops = 0;
-        for (p, &card) in deck[..piles].iter().enumerate() {
+        let mut tops = 0;
+        for (p, &card) in deck[..P].iter().enumerate() {
             self.piles[p][1] = card;
             self.bits[p][1] = self.bit_of[card.index()];
             self.heights[p] = 1;
-            self.tops |= self.bits[p][1];
+            tops |= self.bits[p][1];
         }
+        self.tops = tops;
         self.empty = 0;
     }
 
@@ -352,6 +360,12 @@ impl Position {
     /// Play a move known to be legal.
     #[inline]
     pub fn apply(&mut self, mv: Move) {
+        by_piles!(self.rules, P => self.apply_piles::<P>(mv))
+    }
+
+    /// [`Position::apply`] for a layout of `P` piles.
+    #[inline]
+    pub fn apply_piles<const P: usize>(&mut self, mv: Move) {
         debug_assert!(
             rules::illegal_reason(self, mv).is_none(),
             "{mv} is illegal in {}",
@@ -367,7 +381,7 @@ impl Position {
                 let card = self.take(usize::from(src), index as usize);
                 self.push(usize::from(dst), card);
             }
-            Move::Deal => self.deal(),
+            Move::Deal => self.deal_piles::<P>(),
         }
     }
 
@@ -400,8 +414,9 @@ impl Position {
         self.tops = tops;
         self.empty = 0;
         self.stock_next += P as u8;
-        self.dealt[at(usize::from(self.n_deals))] = (1 << P) - 1;
-        self.n_deals += 1;
+        if self.rules.deal_to == DealTo::Empty {
+            self.log_deal((1 << P) - 1);
+        }
     }
 
     /// A deal onto the piles of [`rules::deal_targets`], one card at a time.
@@ -413,8 +428,36 @@ impl Position {
             self.push(p, card);
             self.stock_next += 1;
         }
+        if self.rules.deal_to == DealTo::Empty {
+            self.log_deal(targets);
+        }
+    }
+
+    /// Record the targets of a deal under `deal_to="empty"`, where they depend on
+    /// the piles that were empty, for [`Position::unapply`].
+    #[inline]
+    fn log_deal(&mut self, targets: u8) {
         self.dealt[at(usize::from(self.n_deals))] = targets;
         self.n_deals += 1;
+    }
+
+    /// The piles that the last deal played reached (see [`Position::unapply`]).
+    fn last_deal_targets(&mut self) -> u8 {
+        if self.rules.deal_to == DealTo::Empty {
+            self.n_deals -= 1;
+            return self.dealt[at(usize::from(self.n_deals))];
+        }
+        // Under "all" the stock lengths are D − P − kP or 0 (R6.5): a deal that left
+        // some stock was whole, and one that emptied it took what was left, the
+        // remainder of D − P by P when it is not 0.
+        let piles = self.piles();
+        let last = (self.rules.deck_size() - piles) % piles;
+        let count = if self.stock_left() > 0 || last == 0 {
+            piles
+        } else {
+            last
+        };
+        (1 << count) - 1
     }
 
     /// Play every legal discard until none is legal (the built-ins all start so).
@@ -470,8 +513,7 @@ impl Position {
                 self.insert(usize::from(src), index as usize, card);
             }
             Move::Deal => {
-                self.n_deals -= 1;
-                let targets = self.dealt[at(usize::from(self.n_deals))];
+                let targets = self.last_deal_targets();
                 for p in (0..MAX_PILES).rev().filter(|&p| targets >> p & 1 == 1) {
                     self.pop(p);
                     self.stock_next -= 1;
@@ -747,5 +789,64 @@ mod tests {
             reverse.contains("As ") && Position::parse(&reverse).is_ok(),
             "{reverse}"
         );
+    }
+
+    /// R6.5's stock lengths: those a deal can leave.
+    #[test]
+    fn stock_lengths() {
+        let ok = |len: usize, rules: &Rules| stock_length_problem(len, rules).is_none();
+        let standard = Rules::standard();
+        let lengths: Vec<usize> = (0..=52).filter(|&n| ok(n, &standard)).collect();
+        assert_eq!(lengths, (0..=12).map(|k| 4 * k).collect::<Vec<_>>());
+        let five = Rules::aces_up_5();
+        let lengths: Vec<usize> = (0..=52).filter(|&n| ok(n, &five)).collect();
+        assert_eq!(lengths, [0, 2, 7, 12, 17, 22, 27, 32, 37, 42, 47]);
+        assert!((0..=48).all(|n| ok(n, &Rules::russian_aces())) && !ok(49, &Rules::russian_aces()));
+        let small = Rules::parse("ranks=3").unwrap();
+        assert_eq!(
+            (0..=12).filter(|&n| ok(n, &small)).collect::<Vec<_>>(),
+            [0, 4, 8]
+        );
+        assert_eq!(
+            stock_length_problem(43, &standard).unwrap(),
+            "the stock holds 43 cards, which no deal leaves: under deal_to='all' it holds 0 or 48 less a multiple of 4"
+        );
+        assert_eq!(
+            stock_length_problem(52, &standard).unwrap(),
+            "the stock holds 52 cards, more than the 48 left after the first cards of the piles"
+        );
+    }
+
+    /// Positions of other layouts: P piles in the text, the layout's cards only.
+    #[test]
+    fn positions_of_layouts() {
+        let game = Game::from_seed(8, Rules::aces_up_5());
+        let text = game.to_text();
+        assert_eq!(text.split(' ').next().unwrap().split('/').count(), 5);
+        assert!(text.ends_with(" - fill=top,deal=free,relocate_single=false,ace_high=true,piles=5"));
+        assert_eq!(Position::parse(&text).unwrap(), *game.position());
+        let four = text.replacen('/', "", 1);
+        assert_eq!(
+            Position::parse(&four).unwrap_err().message,
+            format!(
+                "the piles field has 5 piles separated by '/', got 4 in '{}'",
+                four.split(' ').next().unwrap()
+            )
+        );
+        let tableau = game.position().tableau();
+        assert_eq!(tableau.lines().next().unwrap().split("  ").count(), 5);
+        assert!(tableau.ends_with("stock 47  discards 0"));
+        // A small deck: its own cards, no other.
+        let small = Rules::parse("suits=2,ranks=2").unwrap();
+        let game = Game::from_seed(0, small);
+        let text = game.to_text();
+        assert_eq!(Position::parse(&text).unwrap(), *game.position());
+        let stray = text.replacen("Ac", "2c", 1);
+        assert_eq!(
+            Position::parse(&stray).unwrap_err().message,
+            "the position holds 2c, which is not in the deck of these rules (4 cards)"
+        );
+        let pos = position_with_piles("Ac/Ad/-/-", "suits=2,ranks=2");
+        assert_eq!(pos.tableau(), "A♣  A♦  --  --\nstock 0  discards 2");
     }
 }

@@ -811,12 +811,13 @@ impl LegalMoves {
 /// The position of the `n`-th set bit (from 0) of a mask of piles; `n` below its count.
 #[inline]
 fn nth_bit(bits: u8, n: usize) -> usize {
-    usize::from(NTH_BIT[usize::from(bits) & 31][n % MAX_PILES])
+    usize::from(NTH_BIT[usize::from(bits) & 31][n & 7])
 }
 
-/// `NTH_BIT[bits][n]`: a table, for it runs at every random decision.
-static NTH_BIT: [[u8; MAX_PILES]; 32] = {
-    let mut table = [[0u8; MAX_PILES]; 32];
+/// `NTH_BIT[bits][n]`: a table, for it runs at every random decision (rows of 8,
+/// so that the index is masked rather than reduced modulo 5).
+static NTH_BIT: [[u8; 8]; 32] = {
+    let mut table = [[0u8; 8]; 32];
     let mut bits = 0;
     while bits < 32 {
         let (mut n, mut p) = (0, 0);
@@ -1160,6 +1161,295 @@ mod tests {
         assert_eq!(
             reason(&p, Move::Discard(1)),
             "cannot discard from pile 1: it is empty"
+        );
+    }
+
+    fn cards(text: &str) -> Vec<Card> {
+        crate::cards::parse_cards(text).unwrap()
+    }
+
+    fn text_of(cards: &[Card]) -> String {
+        cards
+            .iter()
+            .map(Card::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A position of these piles and this stock (in deal order), the other cards of
+    /// the layout discarded.
+    fn position(rules: Rules, piles: &[&str], stock: &str) -> Position {
+        let piles: Vec<Vec<Card>> = piles.iter().map(|p| cards(p)).collect();
+        let stock = cards(stock);
+        let discards: Vec<Card> = rules
+            .deck()
+            .into_iter()
+            .filter(|c| !piles.iter().flatten().chain(&stock).any(|o| o == c))
+            .collect();
+        Position::from_parts(rules, &piles, &stock, &discards).unwrap()
+    }
+
+    #[test]
+    fn layouts_of_r1_4() {
+        let small = Rules::parse("ranks=3").unwrap();
+        assert_eq!(
+            text_of(&small.deck()),
+            "Qc Kc Ac Qd Kd Ad Qh Kh Ah Qs Ks As"
+        );
+        assert_eq!((small.deck_size(), small.win_score()), (12, 8));
+        let game = crate::Game::from_seed(1, small);
+        assert_eq!(
+            (game.position().stock().len(), game.position().piles()),
+            (8, 4)
+        );
+        let reverse = Rules::parse("reverse,ranks=5,suits=1").unwrap();
+        assert_eq!(text_of(&reverse.deck()), "9c Tc Jc Qc Kc");
+        let two = Rules::parse("suits=2").unwrap();
+        assert_eq!(two.deck().len(), 26);
+        assert!(two.deck().iter().all(|c| c.suit() < 2));
+        assert_eq!(Rules::standard().deck(), Card::all().collect::<Vec<_>>());
+        assert_eq!(Rules::standard().win_score(), 48);
+        assert_eq!(Rules::aces_up_5().win_score(), 48);
+        let five = crate::Game::from_seed(1, Rules::aces_up_5());
+        assert_eq!(five.position().stock().len(), 47);
+        assert_eq!(
+            Rules::parse("suits=1,ranks=3").unwrap_err().message,
+            "suits=1 and ranks=3 make a deck of 3 cards, fewer than the 4 piles"
+        );
+        assert!(Rules::parse("suits=1,ranks=4").is_ok());
+        assert!(Rules::parse("suits=1,ranks=4,piles=5").is_err());
+    }
+
+    #[test]
+    fn family_options_text_and_values() {
+        let rules = Rules {
+            piles: 5,
+            ranks: 6,
+            ..Rules::standard()
+        };
+        assert_eq!(
+            rules.to_string(),
+            "fill=top,deal=free,relocate_single=false,ace_high=true,piles=5,ranks=6"
+        );
+        assert_eq!(
+            Rules::russian_aces().to_string(),
+            "fill=top,deal=free,relocate_single=false,ace_high=true,deal_to=empty"
+        );
+        for rules in [
+            rules,
+            Rules::aces_up_5(),
+            Rules::russian_aces(),
+            Rules::parse("deal=any,suits=3,ranks=2,piles=4,deal_to=empty").unwrap(),
+        ] {
+            assert_eq!(Rules::parse(&rules.to_string()).unwrap(), rules);
+        }
+        assert_eq!(Rules::parse("aces_up_5").unwrap(), Rules::aces_up_5());
+        assert_eq!(
+            Rules::parse("Russian_Aces, piles=5").unwrap(),
+            Rules {
+                piles: 5,
+                ..Rules::russian_aces()
+            }
+        );
+        for (bad, message) in [
+            ("piles=3", "piles must be 4 or 5, got 3"),
+            ("piles=five", "piles must be 4 or 5, got 'five'"),
+            ("suits=0", "suits must be an int from 1 to 4, got 0"),
+            ("ranks=14", "ranks must be an int from 2 to 13, got 14"),
+            ("ranks=-2", "ranks must be an int from 2 to 13, got '-2'"),
+            (
+                "deal=never",
+                "deal must be one of 'free', 'stuck', 'any', got 'never'",
+            ),
+            (
+                "deal_to=some",
+                "deal_to must be one of 'all', 'empty', got 'some'",
+            ),
+        ] {
+            let err = Rules::parse(bad).unwrap_err();
+            assert_eq!(
+                (err.kind, err.message.as_str()),
+                (ErrorKind::Rules, message),
+                "{bad}"
+            );
+        }
+        // The keyword values, as the bindings pass them.
+        let mut rules = Rules::standard();
+        rules.set_option("piles", OptionValue::Int(5)).unwrap();
+        rules
+            .set_option("deal_to", OptionValue::Text("empty"))
+            .unwrap();
+        rules
+            .set_option("ace_high", OptionValue::Bool(false))
+            .unwrap();
+        assert_eq!(
+            rules,
+            Rules {
+                ace_high: false,
+                ..Rules::parse("piles=5,deal_to=empty").unwrap()
+            }
+        );
+        for (option, value, message) in [
+            (
+                "piles",
+                OptionValue::Bool(true),
+                "piles must be 4 or 5, got True",
+            ),
+            (
+                "suits",
+                OptionValue::Other("2.0"),
+                "suits must be an int from 1 to 4, got 2.0",
+            ),
+            (
+                "ace_high",
+                OptionValue::Text("yes"),
+                "ace_high must be True or False, got 'yes'",
+            ),
+            (
+                "ace_high",
+                OptionValue::Int(1),
+                "ace_high must be True or False, got 1",
+            ),
+            (
+                "fill",
+                OptionValue::Text("TOP"),
+                "fill must be one of 'top', 'ace', 'any', got 'TOP'",
+            ),
+            (
+                "fill",
+                OptionValue::Int(0),
+                "fill must be one of 'top', 'ace', 'any', got 0",
+            ),
+        ] {
+            let before = rules;
+            let err = rules.set_option(option, value).unwrap_err();
+            assert_eq!(
+                (err.kind, err.message.as_str()),
+                (ErrorKind::Rules, message)
+            );
+            assert_eq!(rules, before, "a bad value changes nothing");
+        }
+        assert_eq!(
+            rules
+                .set_option("colour", OptionValue::Text("red"))
+                .unwrap_err()
+                .message,
+            unknown_option("colour").message
+        );
+    }
+
+    /// R2.3: `deal="any"` deals with a discard or a fill pending.
+    #[test]
+    fn deal_any_example() {
+        let p = with_piles("7s/Js/5h/Ac", "deal=any");
+        assert_eq!(moves(&p), ["d0", "deal"]);
+        assert!(can_deal(&p) && illegal_reason(&p, Move::Deal).is_none());
+        let p = with_piles("7s/-/3d5h/Ac", "deal=any");
+        assert_eq!(moves(&p), ["f2>1", "deal"]);
+        let p = with_piles("7s/-/3d5h/Ac", "deal=stuck");
+        assert!(!can_deal(&p));
+    }
+
+    /// R2.3's examples of `deal_to`, and the partial last deal of five piles.
+    #[test]
+    fn deal_to_examples() {
+        let stock = "9c Jd 2h 4c Ac Ad Ah As";
+        let all = position(Rules::standard(), &["7s", "", "3d 5h", ""], stock);
+        assert_eq!(deal_targets(&all), 0b1111);
+        let empty = position(Rules::russian_aces(), &["7s", "", "3d 5h", ""], stock);
+        assert_eq!(deal_targets(&empty), 0b1010);
+        let mut dealt = empty.clone();
+        dealt.play(Move::Deal).unwrap();
+        assert_eq!(
+            dealt.to_text().split(' ').take(2).collect::<Vec<_>>(),
+            ["7s/9c/3d5h/Jd", "2h4cAcAdAhAs"]
+        );
+        dealt.check_invariants();
+        dealt.unapply(Move::Deal);
+        assert_eq!(dealt, empty);
+        // No empty pile: every pile, as under "all".
+        let full = position(Rules::russian_aces(), &["7s", "Kd", "3d 5h", "Qh"], stock);
+        assert_eq!(deal_targets(&full), 0b1111);
+        // Five piles: a stock of 2 goes to piles 0 and 1, and comes back.
+        let five = position(
+            Rules::aces_up_5(),
+            &["7s As", "Kd", "3d 5h", "Ad Ah Ac", ""],
+            "9c Jd",
+        );
+        assert_eq!(deal_targets(&five), 0b00011);
+        let mut dealt = five.clone();
+        dealt.play(Move::Deal).unwrap();
+        assert_eq!(
+            dealt.to_text().split(' ').next(),
+            Some("7sAs9c/KdJd/3d5h/AdAhAc/-")
+        );
+        assert_eq!(
+            illegal_reason(&dealt, Move::Deal).unwrap(),
+            "cannot deal: the stock is empty"
+        );
+        dealt.unapply(Move::Deal);
+        assert_eq!(dealt, five);
+        // A seeded game of five piles deals 5 cards nine times, then 2.
+        let mut game = crate::Game::from_seed(3, Rules::aces_up_5());
+        let mut sizes = Vec::new();
+        while !game.position().stock().is_empty() {
+            let before = game.position().stock().len();
+            let mv = match first_discard(game.position()) {
+                Some(p) => Move::Discard(p as u8),
+                None if can_deal(game.position()) => Move::Deal,
+                None => blocking_fill(game.position()).unwrap(),
+            };
+            game.play(mv).unwrap();
+            if mv == Move::Deal {
+                sizes.push(before - game.position().stock().len());
+            }
+        }
+        assert_eq!(sizes, [5, 5, 5, 5, 5, 5, 5, 5, 5, 2]);
+        while game.undo().is_ok() {
+            game.position().check_invariants();
+        }
+        assert_eq!(
+            *game.position(),
+            *crate::Game::from_seed(3, Rules::aces_up_5()).position()
+        );
+    }
+
+    /// R4.2's examples: the wins of smaller layouts.
+    #[test]
+    fn wins_of_layouts() {
+        let small = Rules::parse("ranks=3").unwrap();
+        let won = position(small, &["Ac", "Ad", "Ah", "As"], "");
+        assert!(is_won(&won) && won.is_won() && score(&won) == 8);
+        let lost = position(small, &["Ac", "Ad", "Ah", "As Ks"], "");
+        assert!(is_over(&lost) && !is_won(&lost));
+        let five = Rules::parse("suits=2,ranks=5,piles=5").unwrap();
+        let won = position(five, &["Ac", "", "Ad", "", ""], "");
+        assert!(is_won(&won) && score(&won) == five.win_score() && five.win_score() == 8);
+    }
+
+    /// R7 check 0: a pile the layout lacks.
+    #[test]
+    fn no_such_pile() {
+        let p = with_piles("7s/Js/5h/Ac", "standard");
+        let fill = |src, dst| Move::Fill { src, dst, index: 0 };
+        for (mv, message) in [
+            (
+                Move::Discard(4),
+                "there is no pile 4: these rules have 4 piles",
+            ),
+            (fill(4, 0), "there is no pile 4: these rules have 4 piles"),
+            (fill(0, 4), "there is no pile 4: these rules have 4 piles"),
+        ] {
+            assert_eq!(reason(&p, mv), message);
+        }
+        let five = position(
+            Rules::aces_up_5(),
+            &["7s", "Kd", "3d 5h Ac", "Qh Ad Ah As", ""],
+            "9c Jd",
+        );
+        assert_eq!(
+            reason(&five, Move::Discard(4)),
+            "cannot discard from pile 4: it is empty"
         );
     }
 

@@ -55,9 +55,15 @@ impl Table {
     ) -> usize {
         let mut rng = Rng::new(game_seed(seed, index));
         let mut deck = self.deck;
-        let deck = &mut deck[..self.pos.rules().deck_size()];
-        shuffle_slice(deck, &mut rng);
-        self.pos.deal_from(deck);
+        let size = self.pos.rules().deck_size();
+        if size == DECK_SIZE {
+            shuffle_slice(&mut deck, &mut rng);
+            self.pos.deal_from(&deck);
+        } else {
+            let deck = &mut deck[..size];
+            shuffle_slice(deck, &mut rng);
+            self.pos.deal_from(deck);
+        }
         strategy.play_out(&mut self.pos, &mut rng);
         self.pos.score()
     }

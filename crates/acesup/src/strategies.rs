@@ -98,7 +98,7 @@ fn play_out_piles<D: Decide + ?Sized, const P: usize>(
             return;
         }
         let mv = strategy.decide(pos, &moves, rng);
-        pos.apply(mv);
+        pos.apply_piles::<P>(mv);
     }
 }
 
@@ -736,6 +736,10 @@ mod tests {
                 ace_high: false,
                 ..Rules::strict()
             },
+            Rules::aces_up_5(),
+            Rules::russian_aces(),
+            Rules::parse("easy,deal=any,suits=3,ranks=6,piles=5,deal_to=empty").unwrap(),
+            Rules::parse("deal=stuck,relocate_single=true,suits=2,ranks=4").unwrap(),
         ];
         for (k, spec) in builtins.iter().enumerate() {
             let builtin = Builtin::parse(spec).unwrap();
@@ -794,6 +798,43 @@ mod tests {
                     }
                     game.play(mv).unwrap();
                 }
+            }
+        }
+    }
+
+    /// Every built-in plays every layout to its end, within the layout's scores and
+    /// with the layout's cards (STRATEGIES.md holds for any P, S and R).
+    #[test]
+    fn every_builtin_plays_every_layout() {
+        for spec in Builtin::NAMES
+            .iter()
+            .map(|n| n.to_string())
+            .chain(["montecarlo:playouts=2".into()])
+        {
+            let builtin = Builtin::parse(&spec).unwrap();
+            for (k, rules) in [
+                "piles=5",
+                "deal_to=empty",
+                "deal=any",
+                "suits=1,ranks=4",
+                "suits=2,ranks=5,piles=5,deal_to=empty",
+                "easy,suits=4,ranks=3,deal=stuck",
+                "strict,ace_high=false,suits=3,ranks=7,piles=5",
+            ]
+            .iter()
+            .enumerate()
+            {
+                let rules = Rules::parse(rules).unwrap();
+                let mut game = Game::from_seed(k as u64, rules);
+                while let Some(mv) = game.ask(&builtin) {
+                    game.play(mv).unwrap();
+                    assert!(
+                        game.history().len() < 10_000,
+                        "{spec} does not end under {rules}"
+                    );
+                }
+                assert!(game.is_over() && game.score() <= rules.win_score());
+                game.position().check_invariants();
             }
         }
     }
