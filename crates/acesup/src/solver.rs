@@ -734,6 +734,14 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
 
     #[inline(always)]
     fn play(&mut self, s: &mut State<N, P>, mv: Move) {
+        match mv {
+            // A held card (S10) is held until the next deal, and moves with its pins.
+            Move::Deal => s.pins = 0,
+            Move::Fill { src, dst, index: 0 } if s.pins >> src & 1 == 1 => {
+                s.pins = s.pins & !(1 << src) | 1 << dst;
+            }
+            _ => {}
+        }
         self.deal.apply(s, mv);
         if self.record {
             self.buffers.line.push(mv);
@@ -1049,18 +1057,25 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
         let first = self.buffers.steps.len();
         let undecided = legal.discards & !s.pins;
         let open = self.deal_is_open(s);
+        let holdable = if open { self.holdable(s, undecided) } else { 0 };
         if undecided != 0 && !open {
             // S3: discard now, or keep the card until the cards under it are gone.
             let p = undecided.trailing_zeros() as u8;
             self.buffers
                 .steps
                 .extend([Step::Play(Move::Discard(p)), Step::Pin(p)]);
+        } else if holdable != 0 {
+            // S10: discard now, or hold the card until the next deal.
+            let p = holdable.trailing_zeros() as u8;
+            self.buffers
+                .steps
+                .extend([Step::Play(Move::Discard(p)), Step::Pin(p)]);
         } else {
             if open {
-                // With the deal open, each discard is a branch like the others.
+                // The discards that S10 cannot decide are branches like the others.
                 self.buffers.steps.extend(
                     (0..P as u8)
-                        .filter(|p| legal.discards >> p & 1 == 1)
+                        .filter(|p| undecided >> p & 1 == 1)
                         .map(|p| Step::Play(Move::Discard(p))),
                 );
             }
@@ -1080,17 +1095,36 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
         }
     }
 
-    /// The legal fills in R3 order (the discards left are pinned, S3, or branches of
-    /// their own), with the top card of a pinned pile kept in place, and with the
-    /// stock empty only into the first empty pile (S6); then the deal.
+    /// S10: with the deal open (`deal="any"` while the stock lasts), the piles of
+    /// `undecided` whose top card S1's construction may discard first, for a line
+    /// that discards it before the next deal: under `fill="top"` and `"ace"` all of
+    /// them, under `"any"` those that hold the card alone; none under
+    /// `relocate_single`, whose S7 key would not keep the holds in their places.
+    fn holdable(&self, s: &State<N, P>, undecided: u8) -> u8 {
+        let rules = self.deal.rules;
+        if rules.relocate_single {
+            return 0;
+        }
+        let lone = (0..P).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
+        match rules.fill {
+            FillRule::Any => undecided & lone,
+            _ => undecided,
+        }
+    }
+
+    /// The legal fills in R3 order (the discards left are pinned, S3, held, S10, or
+    /// branches of their own), with the top card of a pinned pile kept in place
+    /// (a held one may move), and with the stock empty only into the first empty
+    /// pile (S6); then the deal.
     fn expand_moves(&mut self, s: &State<N, P>, legal: LegalMoves) {
         let targets = if self.deal.stock_left(s) == 0 {
             legal.empty & legal.empty.wrapping_neg()
         } else {
             legal.empty
         };
+        let pinned = if self.deal_is_open(s) { 0 } else { s.pins };
         for src in 0..P as u8 {
-            let kept = u64::from(s.pins >> src & 1);
+            let kept = u64::from(pinned >> src & 1);
             for dst in (0..P as u8).filter(|d| targets >> d & 1 == 1) {
                 for index in kept..u64::from(legal.choices[usize::from(src)]) {
                     self.buffers
@@ -1456,10 +1490,20 @@ mod tests {
     /// random legal moves until the stock holds `stock` cards or fewer (and a few
     /// more moves at random, so that the endgame is met too).
     fn family_positions(count: usize, seed: u64, stock: usize) -> Vec<Position> {
+        family_positions_of(count, seed, stock, |rules| rules)
+    }
+
+    /// [`family_positions`] with the rules drawn passed through `adjust`.
+    fn family_positions_of(
+        count: usize,
+        seed: u64,
+        stock: usize,
+        adjust: impl Fn(Rules) -> Rules,
+    ) -> Vec<Position> {
         let mut rng = Rng::new(seed);
         (0..count)
             .map(|_| {
-                let rules = random_rules(&mut rng);
+                let rules = adjust(random_rules(&mut rng));
                 let mut deck = rules.deck();
                 shuffle_slice(&mut deck, &mut rng);
                 let mut pos = Position::from_deck(&deck, rules);
@@ -1691,6 +1735,12 @@ mod tests {
     fn agrees_with_the_plain_search_across_the_family() {
         let mut all = family_positions(2000, 31, 10);
         all.extend(family_positions(1000, 33, 20));
+        // deal="any" (S10) with several deals to go.
+        all.extend(family_positions_of(1000, 34, 24, |rules| Rules {
+            deal: DealRule::Any,
+            relocate_single: false,
+            ..rules
+        }));
         all.extend(family_tall_positions(600, 32));
         let (mut won, mut lost) = (0, 0);
         let mut seen = HashSet::new();
