@@ -247,6 +247,9 @@ struct Deal {
     stock: Vec<u8>,
     /// `rules::top_bits` of the rank order in force.
     bits: &'static rules::BitTable,
+    /// The layout's deck size D and win score D − S (R4.2), looked up once.
+    deck_size: usize,
+    win_score: usize,
 }
 
 /// A state as the rules read it: with the rules and the stock of its [`Deal`], and
@@ -303,6 +306,8 @@ impl Deal {
             rules: pos.rules,
             stock: pos.stock().iter().map(|c| c.index() as u8).collect(),
             bits: rules::top_bits(pos.rules.ace_high),
+            deck_size: pos.rules.deck_size(),
+            win_score: pos.rules.win_score(),
         }
     }
 
@@ -327,7 +332,7 @@ impl Deal {
     /// the piles nor in the stock.
     #[inline]
     fn score<const N: usize, const P: usize>(&self, s: &State<N, P>) -> usize {
-        self.rules.deck_size() - s.total() - self.stock_left(s)
+        self.deck_size - s.total() - self.stock_left(s)
     }
 
     /// The piles that may be discarded (R2.1, `rules::discard_mask`).
@@ -798,7 +803,7 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
     fn settle(&mut self, s: &mut State<N, P>) -> std::result::Result<Settled, Stop> {
         loop {
             let discards = self.close(s);
-            if self.deal.score(s) == self.deal.rules.win_score() {
+            if self.deal.score(s) == self.deal.win_score {
                 return Ok(Settled::Won);
             }
             self.count_node()?;
