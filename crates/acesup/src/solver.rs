@@ -739,13 +739,16 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
 
     #[inline(always)]
     fn play(&mut self, s: &mut State<N, P>, mv: Move) {
-        match mv {
-            // A held card (S10) is held until the next deal, and moves with its pins.
-            Move::Deal => s.pins = 0,
-            Move::Fill { src, dst, index: 0 } if s.pins >> src & 1 == 1 => {
-                s.pins = s.pins & !(1 << src) | 1 << dst;
+        if s.pins != 0 {
+            match mv {
+                // A held card (S10) is held until the next deal, and its hold moves
+                // with it. (S3's pinned cards never move, nor meet a deal.)
+                Move::Deal => s.pins = 0,
+                Move::Fill { src, dst, index: 0 } if s.pins >> src & 1 == 1 => {
+                    s.pins = s.pins & !(1 << src) | 1 << dst;
+                }
+                _ => {}
             }
-            _ => {}
         }
         self.deal.apply(s, mv);
         if self.record {
