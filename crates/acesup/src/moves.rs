@@ -57,7 +57,8 @@ impl Move {
         let made = if lower == "deal" {
             Ok(Move::Deal)
         } else if let Some(pile) = lower.strip_prefix('d') {
-            pile_number("pile", number(pile).ok_or_else(not_a_move)?).map(Move::Discard)
+            let pile = number(pile).ok_or_else(not_a_move)?;
+            pile_number("pile", pile).map(Move::Discard)
         } else {
             let body = lower.strip_prefix('f').ok_or_else(not_a_move)?;
             let (from, dst) = body.split_once('>').ok_or_else(not_a_move)?;
@@ -66,17 +67,10 @@ impl Move {
                 None => (from, 0),
             };
             let (src, dst) = (
-                pile_number("src", number(src).ok_or_else(not_a_move)?)?,
-                pile_number("dst", number(dst).ok_or_else(not_a_move)?)?,
+                number(src).ok_or_else(not_a_move)?,
+                number(dst).ok_or_else(not_a_move)?,
             );
-            if index < 0 {
-                Err(move_error(format!(
-                    "index must be a non-negative int, got {index}"
-                )))
-            } else {
-                let index = u64::try_from(index).map_err(|_| index_too_large(index))?;
-                Move::fill(src, dst, index)
-            }
+            fill_from_numbers(src, dst, index)
         };
         made.map_err(|err| move_error(format!("not a move: {shown} ({err})")))
     }
@@ -128,6 +122,20 @@ fn pile_number(name: &str, value: i128) -> Result<u8> {
     } else {
         Err(pile_error(name, value))
     }
+}
+
+/// The fill of move text's numbers, checked as [`Move::fill`] checks them, and the
+/// index too: `MoveError` for a pile outside 0..4, a negative index (or one of
+/// 2⁶⁴ or more, which no position can use) or a fill onto its own pile.
+fn fill_from_numbers(src: i128, dst: i128, index: i128) -> Result<Move> {
+    let (src, dst) = (pile_number("src", src)?, pile_number("dst", dst)?);
+    if index < 0 {
+        return Err(move_error(format!(
+            "index must be a non-negative int, got {index}"
+        )));
+    }
+    let index = u64::try_from(index).map_err(|_| index_too_large(index))?;
+    Move::fill(src, dst, index)
 }
 
 /// A number of move text: an optional `-` and 1 to 20 ASCII digits.
@@ -196,6 +204,14 @@ mod tests {
             "not a move: 'f1:2>1' (a fill moves a card to another pile, got src = dst = 1)"
         );
         assert_eq!(Move::parse("d4").unwrap(), Move::Discard(4));
+        assert_eq!(
+            Move::parse("f9>9").unwrap_err().message,
+            "not a move: 'f9>9' (src must be an int from 0 to 4, got 9)"
+        );
+        assert_eq!(
+            Move::parse("f1:-2>0").unwrap_err().message,
+            "not a move: 'f1:-2>0' (index must be a non-negative int, got -2)"
+        );
         assert_eq!(Move::fill(1, 3, 2).unwrap().to_string(), "f1:2>3");
         assert!(Move::discard(5).is_err() && Move::fill(2, 2, 0).is_err());
     }

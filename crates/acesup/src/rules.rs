@@ -1623,7 +1623,7 @@ mod tests {
 
     #[test]
     fn fast_legal_moves_match_the_plain_rules() {
-        for pos in sample_positions(40_000) {
+        for pos in sample_positions(30_000) {
             pos.check_invariants();
             let plain = plain_legal_moves(&pos);
             let fast = LegalMoves::of(&pos);

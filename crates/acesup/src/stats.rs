@@ -37,15 +37,15 @@ impl Stats {
         }
     }
 
-    /// `Stats(histogram)`: 2 to 49 counts, a count per score 0 to the win score,
-    /// else `ValueError`.
+    /// `Stats(histogram)`: a count per score from 0 to the win score of some layout
+    /// (R4.2: 49 counts for the standard game), else `ValueError`.
     pub fn from_histogram(histogram: &[u64]) -> Result<Stats> {
-        if !(2..=MAX_SCORES).contains(&histogram.len()) {
+        if !is_win_score(histogram.len().wrapping_sub(1)) {
             return Err(Error::new(
                 ErrorKind::Value,
                 format!(
-                    "histogram must hold a count per score from 0 to the win score, 2 to {MAX_SCORES} \
-                     counts (49 for the standard game), got {}",
+                    "histogram must hold a count per score from 0 to the win score of some rules \
+                     (49 counts for the standard game), got {}",
                     histogram.len()
                 ),
             ));
@@ -200,6 +200,14 @@ impl fmt::Display for Stats {
     }
 }
 
+/// Whether `score` is the win score D − S of some layout (R1.4, R4.2): S(R − 1)
+/// for S suits and R ranks with D = S·R at least the 4 piles.
+fn is_win_score(score: usize) -> bool {
+    (1..=4).any(|suits: usize| {
+        (2..=13).any(|ranks: usize| suits * ranks >= 4 && suits * (ranks - 1) == score)
+    })
+}
+
 fn scores_mismatch() -> Error {
     Error::new(
         ErrorKind::Value,
@@ -295,8 +303,13 @@ mod tests {
         assert_eq!(s.win_rate(), 0.3);
         assert_eq!(s.mean_score(), (3.0 * 48.0 + 70.0) / 10.0);
         assert_eq!(s.merge(&s).unwrap().games(), 20);
-        assert!(Stats::from_histogram(&h[..1]).is_err());
-        assert!(Stats::from_histogram(&[0; 50]).is_err());
+        for bad in [0, 1, 2, 48, 50] {
+            assert!(Stats::from_histogram(&vec![0; bad]).is_err(), "{bad}");
+        }
+        // Win scores of layouts: 3 (suits=1, ranks=4), 8 (4 x 3), 36 (3 x 13).
+        for good in [4, 9, 37, 49] {
+            assert!(Stats::from_histogram(&vec![0; good]).is_ok(), "{good}");
+        }
         let e = Stats::empty(48);
         assert!(e.win_rate().is_nan() && e.mean_score().is_nan());
         assert_eq!(e.ci95(), (0.0, 1.0));
