@@ -104,13 +104,8 @@ py_methods!(PyStats [value, summable, equatable] {
         let mut counts = Vec::new();
         for (score, count) in histogram.try_iter()?.enumerate() {
             let name = format!("histogram[{score}]");
-            let count = int_object(&count?, &name, 0, None, value_error)?;
-            // This engine counts in 64 bits (the reference has no bound).
-            let count = count.extract::<u64>().map_err(|_| {
-                PyValueError::new_err(format!(
-                    "{name} must be below 2**64 in the native engine, got {count}"
-                ))
-            })?;
+            // Counts are 64-bit in both engines (docs/API.md).
+            let count: u64 = int_object(&count?, &name, 0, Some(1 << 64), value_error)?.extract()?;
             counts.push(count);
         }
         let stats = Stats::from_histogram(&counts).or_py()?;

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..display import stats_html
-from ..arguments import int_arg
+from ..arguments import U64, int_arg
 from ..values import Frozen
 
 __all__ = ["Stats"]
@@ -57,7 +57,7 @@ class Stats(Frozen):
     def __init__(self, histogram: Iterable[int], scores: Any = None) -> None:
         if isinstance(histogram, (str, bytes)) or not isinstance(histogram, Iterable):
             raise TypeError(f"histogram must be a sequence of {SCORES} ints, got {type(histogram).__name__}")
-        counts = tuple(int_arg(count, f"histogram[{score}]") for score, count in enumerate(histogram))
+        counts = tuple(int_arg(count, f"histogram[{score}]", 0, U64) for score, count in enumerate(histogram))
         if len(counts) not in LENGTHS:
             raise ValueError(f"histogram must hold win_score + 1 counts ({SCORES} for the standard game, "
                              f"scores 0 to 48), got {len(counts)}, which no layout gives")
