@@ -5,6 +5,8 @@
 //! Indices are taken modulo 2⁶⁴, as `game_seed` does.
 
 use crate::cards::{Card, DECK_SIZE};
+use crate::game::Game;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rng::{game_seed, shuffle_slice, Rng};
 use crate::rules::Rules;
@@ -12,7 +14,7 @@ use crate::stats::Stats;
 use crate::strategies::Strategy;
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The most games per thread between two checks for Ctrl-C by the bindings:
 /// tens of milliseconds of random play-outs.
@@ -77,12 +79,7 @@ pub fn run_games<S: Strategy + ?Sized>(
     start: u64,
     count: u64,
 ) -> Stats {
-    let mut stats = Stats::empty(rules.win_score());
-    let mut table = Table::new(rules);
-    for i in 0..count {
-        stats.record(table.play_game(strategy, seed, start.wrapping_add(i)));
-    }
-    stats
+    Pool::Current.run(strategy, rules, seed, start, count)
 }
 
 /// Where a run's games are played.
@@ -126,6 +123,47 @@ impl Pool {
         }
     }
 
+    /// Folds items `0..count` on this pool: each thread keeps a scratch value made by
+    /// `scratch` and an accumulator starting at `empty()`, `step` adds item i to
+    /// them, and `join` combines the accumulators of consecutive ranges, in order (so
+    /// that an accumulator that lists its items lists them in index order, at any
+    /// thread count). The one place where a batch chooses its threads.
+    pub fn fold<A, W>(
+        &self,
+        count: u64,
+        empty: impl Fn() -> A + Sync + Send,
+        scratch: impl Fn() -> W + Sync + Send,
+        step: impl Fn(&mut W, &mut A, u64) + Sync + Send,
+        join: impl Fn(A, A) -> A + Sync + Send,
+    ) -> A
+    where
+        A: Send,
+        W: Send,
+    {
+        let parallel = || {
+            (0..count)
+                .into_par_iter()
+                .fold(
+                    || (scratch(), empty()),
+                    |(mut work, mut acc), i| {
+                        step(&mut work, &mut acc, i);
+                        (work, acc)
+                    },
+                )
+                .map(|(_, acc)| acc)
+                .reduce(&empty, &join)
+        };
+        match self {
+            Pool::Current => {
+                let (mut work, mut acc) = (scratch(), empty());
+                (0..count).for_each(|i| step(&mut work, &mut acc, i));
+                acc
+            }
+            Pool::Global => parallel(),
+            Pool::Dedicated(pool) => pool.install(parallel),
+        }
+    }
+
     /// Games `start .. start + count` of master seed `seed`, on this pool.
     pub fn run<S: Strategy + ?Sized>(
         &self,
@@ -135,31 +173,17 @@ impl Pool {
         start: u64,
         count: u64,
     ) -> Stats {
-        let parallel = || {
-            (0..count)
-                .into_par_iter()
-                .fold(
-                    || (Stats::empty(rules.win_score()), Table::new(rules)),
-                    |(mut stats, mut table), i| {
-                        stats.record(table.play_game(strategy, seed, start.wrapping_add(i)));
-                        (stats, table)
-                    },
-                )
-                .map(|(stats, _)| stats)
-                .reduce(
-                    || Stats::empty(rules.win_score()),
-                    |a, b| a.merge(&b).expect("a chunk's counts fit in u64"),
-                )
-        };
-        match self {
-            Pool::Current => run_games(strategy, rules, seed, start, count),
-            Pool::Global => parallel(),
-            Pool::Dedicated(pool) => pool.install(parallel),
-        }
+        self.fold(
+            count,
+            || Stats::empty(rules.win_score()),
+            || Table::new(rules),
+            |table, stats: &mut Stats, i| {
+                stats.record(table.play_game(strategy, seed, start.wrapping_add(i)))
+            },
+            |a, b| a.merge(&b).expect("a chunk's counts fit in u64"),
+        )
     }
-}
 
-impl Pool {
     /// Every game's score, in game-index order, for games `start .. start + count`
     /// of master seed `seed` on this pool (the same at any thread count).
     pub fn run_scores<S: Strategy + ?Sized>(
@@ -170,25 +194,18 @@ impl Pool {
         start: u64,
         count: u64,
     ) -> Vec<u8> {
-        let parallel = || {
-            (0..count)
-                .into_par_iter()
-                .map_init(
-                    || Table::new(rules),
-                    |table, i| table.play_game(strategy, seed, start.wrapping_add(i)) as u8,
-                )
-                .collect()
-        };
-        match self {
-            Pool::Current => {
-                let mut table = Table::new(rules);
-                (0..count)
-                    .map(|i| table.play_game(strategy, seed, start.wrapping_add(i)) as u8)
-                    .collect()
-            }
-            Pool::Global => parallel(),
-            Pool::Dedicated(pool) => pool.install(parallel),
-        }
+        self.fold(
+            count,
+            Vec::new,
+            || Table::new(rules),
+            |table, scores: &mut Vec<u8>, i| {
+                scores.push(table.play_game(strategy, seed, start.wrapping_add(i)) as u8)
+            },
+            |mut a, b| {
+                a.extend_from_slice(&b);
+                a
+            },
+        )
     }
 }
 
@@ -245,6 +262,12 @@ impl AdaptiveChunks {
         Some(chunk)
     }
 
+    /// The next chunk of at most `most` games, whatever the timings said.
+    pub fn next_chunk_of(&mut self, most: u64) -> Option<(u64, u64)> {
+        self.size = most;
+        self.next_chunk()
+    }
+
     /// Adapt the size of the next chunks to the time the last one took.
     pub fn took(&mut self, elapsed: Duration) {
         if elapsed < CHUNK_TIME / 2 {
@@ -252,6 +275,121 @@ impl AdaptiveChunks {
         } else if elapsed > CHUNK_TIME * 2 {
             self.size = (self.size / 2).max(self.least);
         }
+    }
+}
+
+/// A run of seeded games played chunk by chunk, so that its caller can look for
+/// cancellation (the bindings: Ctrl-C) between two chunks and let other work run
+/// while one plays (the bindings release the GIL). It adds up the statistics and,
+/// when asked to, every game's score in game-index order.
+pub struct ChunkedRun {
+    chunks: AdaptiveChunks,
+    rules: Rules,
+    seed: u64,
+    stats: Stats,
+    scores: Option<Vec<u8>>,
+}
+
+/// The most games of a strategy that is asked through a callback per chunk.
+pub const CALLBACK_CHUNK: u64 = 64;
+
+/// Why a strategy asked through a callback ([`ChunkedRun::play_chunk_with`]) stopped a run.
+#[derive(Debug)]
+pub enum AskError<E> {
+    /// The callback itself failed.
+    Callback(E),
+    /// The callback changed the game's history (played or undid moves) instead of
+    /// returning a move; `position` is the R6.5 text of the game as it left it.
+    Changed { position: String },
+    /// The callback returned a move that is illegal in the position `position`.
+    Illegal {
+        mv: Move,
+        position: String,
+        error: Error,
+    },
+}
+
+impl ChunkedRun {
+    /// Games `start .. start + games` (modulo 2⁶⁴) of master seed `seed`, in chunks
+    /// sized for `threads` threads (see [`AdaptiveChunks`]).
+    pub fn new(
+        rules: Rules,
+        seed: u64,
+        start: u64,
+        games: u128,
+        threads: usize,
+        keep_scores: bool,
+    ) -> ChunkedRun {
+        ChunkedRun {
+            chunks: AdaptiveChunks::new(start, games, threads),
+            rules,
+            seed,
+            stats: Stats::empty(rules.win_score()),
+            scores: keep_scores.then(Vec::new),
+        }
+    }
+
+    /// Plays the next chunk with `strategy` on `pool`; false when the run was
+    /// already complete. `ValueError` when a count would pass 2⁶⁴ - 1.
+    pub fn play_chunk<S: Strategy + ?Sized>(&mut self, pool: &Pool, strategy: &S) -> Result<bool> {
+        let Some((first, count)) = self.chunks.next_chunk() else {
+            return Ok(false);
+        };
+        let began = Instant::now();
+        let (rules, seed) = (self.rules, self.seed);
+        let part = match &mut self.scores {
+            None => pool.run(strategy, rules, seed, first, count),
+            Some(scores) => {
+                let part = pool.run_scores(strategy, rules, seed, first, count);
+                scores.extend_from_slice(&part);
+                Stats::from_scores(&part, rules.win_score())?
+            }
+        };
+        self.stats = self.stats.merge(&part)?;
+        self.chunks.took(began.elapsed());
+        Ok(true)
+    }
+
+    /// Plays the next chunk (at most [`CALLBACK_CHUNK`] games) on this thread with a
+    /// strategy asked through `choose`, which is called on each game that is not
+    /// over, with the game's history as the engine left it (empty at a game's
+    /// first question), and returns the move to play; false when the run was already
+    /// complete. The callback may draw from the game's stream, nothing else.
+    pub fn play_chunk_with<E>(
+        &mut self,
+        mut choose: impl FnMut(&mut Game) -> std::result::Result<Move, E>,
+    ) -> std::result::Result<bool, AskError<E>> {
+        let Some((first, count)) = self.chunks.next_chunk_of(CALLBACK_CHUNK) else {
+            return Ok(false);
+        };
+        for i in 0..count {
+            let index = first.wrapping_add(i);
+            let mut game = Game::from_seed(game_seed(self.seed, index), self.rules);
+            while !game.is_over() {
+                let played = game.history().len();
+                let mv = choose(&mut game).map_err(AskError::Callback)?;
+                if game.history().len() != played {
+                    return Err(AskError::Changed {
+                        position: game.to_text(),
+                    });
+                }
+                game.play(mv).map_err(|error| AskError::Illegal {
+                    mv,
+                    position: game.to_text(),
+                    error,
+                })?;
+            }
+            self.stats.record(game.score());
+            if let Some(scores) = &mut self.scores {
+                scores.push(game.score() as u8);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The statistics of the run and, when kept, every game's score.
+    pub fn finish(self) -> (Stats, Option<Vec<u8>>) {
+        (self.stats, self.scores)
     }
 }
 
@@ -271,7 +409,6 @@ pub fn simulate<S: Strategy + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::strategies::{Builtin, Random};
 
     /// The play-out loop gives what playing the documented random strategy on a
@@ -394,6 +531,71 @@ mod tests {
             big.took(Duration::ZERO);
         }
         assert_eq!(big.next_chunk().unwrap().1, CHUNK_PER_THREAD);
+    }
+
+    /// A chunked run adds up to the run in one piece, scores included, whether the
+    /// strategy plays in the engine or is asked through a callback (which sees
+    /// each game from its start and may draw from its stream).
+    #[test]
+    fn chunked_runs_add_up() {
+        let rules = Rules {
+            piles: 5,
+            ..Rules::easy()
+        };
+        let pool = Pool::new(Some(2)).unwrap();
+        let whole = pool.run(&Random, rules, 9, u64::MAX - 50, 700);
+        let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, pool.threads(), true);
+        let mut chunks = 0;
+        while run.play_chunk(&pool, &Random).unwrap() {
+            chunks += 1;
+        }
+        assert!(chunks > 1);
+        let (stats, scores) = run.finish();
+        assert_eq!(stats, whole);
+        assert_eq!(
+            scores.unwrap(),
+            pool.run_scores(&Random, rules, 9, u64::MAX - 50, 700)
+        );
+        let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, 1, false);
+        let mut firsts = 0;
+        while run
+            .play_chunk_with(|game| {
+                firsts += usize::from(game.history().is_empty());
+                game.ask(&Random).ok_or("asked about a game that is over")
+            })
+            .unwrap()
+        {}
+        assert_eq!((run.finish(), firsts), ((whole, None), 700));
+    }
+
+    /// A callback that plays a move itself, returns an illegal move or fails stops
+    /// the run with what happened.
+    #[test]
+    fn callback_strategies_are_checked() {
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let played = run.play_chunk_with(|game| {
+            let mv = game.legal_moves()[0];
+            game.play(mv).map(|()| mv).map_err(|e| e.message)
+        });
+        assert!(matches!(played, Err(AskError::Changed { .. })));
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let illegal = run.play_chunk_with(|_| Ok::<_, ()>(Move::Discard(4)));
+        let Err(AskError::Illegal {
+            mv,
+            position,
+            error,
+        }) = illegal
+        else {
+            panic!("an illegal move was played");
+        };
+        let start = Game::from_seed(game_seed(1, 0), Rules::standard());
+        assert_eq!((mv, position), (Move::Discard(4), start.to_text()));
+        assert_eq!(error.kind, ErrorKind::IllegalMove);
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        assert!(matches!(
+            run.play_chunk_with(|_| Err("no")),
+            Err(AskError::Callback("no"))
+        ));
     }
 
     #[test]

@@ -15,7 +15,6 @@ use crate::rules::{self, DealRule, FillRule, LegalMoves, Rules};
 use crate::simulate::{chunks, Pool};
 use crate::stats::Stats;
 use crate::{Error, ErrorKind, Result};
-use rayon::prelude::*;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -1273,30 +1272,13 @@ pub fn solvability(
         }
     };
     let chunk = |first: u64, count: u64| {
-        let parallel = || {
-            (0..count)
-                .into_par_iter()
-                .fold(
-                    || (Solver::new(), Solvability::default()),
-                    |(mut solver, mut tally), i| {
-                        solve_one(&mut solver, &mut tally, first.wrapping_add(i));
-                        (solver, tally)
-                    },
-                )
-                .map(|(_, tally)| tally)
-                .reduce(Solvability::default, |a, b| {
-                    a.merge(&b).expect("a chunk's games fit in 64 bits")
-                })
-        };
-        match pool {
-            Pool::Current => {
-                let (mut solver, mut tally) = (Solver::new(), Solvability::default());
-                (0..count).for_each(|i| solve_one(&mut solver, &mut tally, first.wrapping_add(i)));
-                tally
-            }
-            Pool::Global => parallel(),
-            Pool::Dedicated(threads) => threads.install(parallel),
-        }
+        pool.fold(
+            count,
+            Solvability::default,
+            Solver::new,
+            |solver, tally, i| solve_one(solver, tally, first.wrapping_add(i)),
+            |a: Solvability, b| a.merge(&b).expect("a chunk's games fit in 64 bits"),
+        )
     };
     let mut tally = Solvability::default();
     for (first, count) in chunks(
@@ -1715,5 +1697,63 @@ mod tests {
         }
         table.clear();
         assert_eq!(table.insert(&keys[0]).ok(), Some(true));
+    }
+}
+
+/// The nodes that [`solve_quickly`] tries first: well under a millisecond.
+pub const QUICK_NODES: u64 = 20_000;
+
+/// Most positions are solved in well under a millisecond, so a caller that must
+/// run a long search where it can be cancelled (the bindings: on a thread of its
+/// own, for Ctrl-C) first tries [`QUICK_NODES`] nodes where it is: `Ok` with the
+/// solution when that settles it, else `Err` with the limits left for the full
+/// search (which starts again: the first try cost at most `QUICK_NODES`).
+pub fn solve_quickly(pos: &Position, limits: &Limits) -> std::result::Result<Solution, Limits> {
+    let started = Instant::now();
+    let quick = Limits {
+        nodes: Some(limits.nodes.unwrap_or(u64::MAX).min(QUICK_NODES)),
+        ..limits.clone()
+    };
+    let first = solve(pos, &quick);
+    if first.winnable.is_some()
+        || first.nodes < QUICK_NODES
+        || limits.nodes.is_some_and(|n| n <= QUICK_NODES)
+    {
+        return Ok(first);
+    }
+    Err(Limits {
+        time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
+        ..limits.clone()
+    })
+}
+
+#[cfg(test)]
+mod quick_tests {
+    use super::*;
+
+    /// The quick try settles an easy position with the plain search's answer, and
+    /// hands a search that needs more on with the limits it has left.
+    #[test]
+    fn quick_first_then_the_full_search() {
+        let pos = seeded_position(0, 3, Rules::standard());
+        let settled = solve_quickly(&pos, &Limits::default()).unwrap();
+        assert_eq!(settled, solve(&pos, &Limits::default()));
+        assert!(settled.nodes < QUICK_NODES);
+        let hard = (0..)
+            .map(|i| seeded_position(1, i, Rules::standard()))
+            .find(|pos| solve(pos, &Limits::default()).nodes > QUICK_NODES)
+            .unwrap();
+        let limits = Limits {
+            time: Some(Duration::from_secs(3600)),
+            ..Limits::default()
+        };
+        let rest = solve_quickly(&hard, &limits).unwrap_err();
+        assert!(rest.nodes.is_none() && rest.time.unwrap() < Duration::from_secs(3600));
+        // A node limit within the quick try is the whole search.
+        let capped = Limits {
+            nodes: Some(QUICK_NODES),
+            ..Limits::default()
+        };
+        assert_eq!(solve_quickly(&hard, &capped).unwrap().winnable, None);
     }
 }

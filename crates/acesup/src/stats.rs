@@ -200,6 +200,31 @@ impl fmt::Display for Stats {
     }
 }
 
+/// The games of two runs, one after the other, each given as its statistics and
+/// its per-game scores if it recorded them (`Stats.__add__`): the sum of the
+/// statistics, with the scores of both when both recorded them; a run of no games
+/// counts as an empty record, so that it keeps the other's scores, and of two win
+/// scores the sum is the one that has games (see [`Stats::merge`]). `ValueError`
+/// if a count overflows or both win scores have games.
+pub fn concat(runs: [(&Stats, Option<&[u8]>); 2]) -> Result<(Stats, Option<Vec<u8>>)> {
+    let stats = runs[0].0.merge(runs[1].0)?;
+    if runs[0].0.win_score() != runs[1].0.win_score() {
+        // One has no games: the sum is the other, as it is.
+        let (_, scores) = runs[usize::from(runs[0].0.games() == 0)];
+        return Ok((stats, scores.map(<[u8]>::to_vec)));
+    }
+    let parts: Vec<Option<&[u8]>> = runs
+        .iter()
+        .filter(|(stats, _)| stats.games() > 0)
+        .map(|&(_, scores)| scores)
+        .collect();
+    let scores = match parts.into_iter().collect::<Option<Vec<&[u8]>>>() {
+        Some(parts) if !parts.is_empty() => Some(parts.concat()),
+        _ => None,
+    };
+    Ok((stats, scores))
+}
+
 /// Whether `score` is the win score D − S of some layout (R1.4, R4.2): S(R − 1)
 /// for S suits and R ranks with D = S·R at least the 4 piles.
 fn is_win_score(score: usize) -> bool {

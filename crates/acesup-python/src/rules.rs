@@ -1,0 +1,273 @@
+//! `Rules`: the rule options as a value, made from keywords, presets or text.
+
+use crate::arguments::{repr, str_arg, type_name};
+use crate::cards::card_tuple;
+use crate::errors::OrPyErr;
+use crate::protocols::py_methods;
+use acesup::rules::{self, OptionValue, Rules};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
+
+/// The rule options of R5, an immutable value, with the layout they give (R1.4):
+/// `Rules(*, fill="top", deal="free", relocate_single=False, ace_high=True,
+/// piles=4, suits=4, ranks=13, deal_to="all")`.
+#[pyclass(
+    frozen,
+    eq,
+    hash,
+    module = "acesup._core",
+    name = "Rules",
+    skip_from_py_object
+)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyRules(pub Rules);
+
+/// Rules from keyword options over `base`, each set by the engine's one parser of
+/// options (`Rules::set_option`) in the order of R6.4, as the reference checks
+/// them, then the layout checked: `RulesError` for a bad value or layout,
+/// `TypeError` for an unknown keyword.
+fn rules_with(base: Rules, options: Option<&Bound<'_, PyDict>>, place: &str) -> PyResult<Rules> {
+    let mut values: [Option<Bound<'_, PyAny>>; rules::OPTIONS.len()] = Default::default();
+    for (key, value) in options.into_iter().flatten() {
+        let name: String = key.extract()?;
+        match rules::OPTIONS.iter().position(|&o| o == name) {
+            Some(i) => values[i] = Some(value),
+            None => {
+                return Err(PyTypeError::new_err(format!(
+                    "{place} got an unexpected keyword argument {}",
+                    repr(&key)?
+                )))
+            }
+        }
+    }
+    let mut rules = base;
+    for (option, value) in rules::OPTIONS.iter().zip(values) {
+        if let Some(value) = value {
+            set_option(&mut rules, option, &value)?;
+        }
+    }
+    rules.validate().or_py()?;
+    Ok(rules)
+}
+
+/// `rules.<option> = value` through the engine's parser, with the Python value as
+/// the parser receives it: a bool, an int (exactly), a str, or another value's repr.
+fn set_option(rules: &mut Rules, option: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    let shown = repr(value)?;
+    let int = value
+        .is_exact_instance_of::<PyInt>()
+        .then(|| value.extract::<i64>().ok())
+        .flatten();
+    let text = match value.cast::<PyString>() {
+        Ok(s) => Some(s.to_cow()?.into_owned()),
+        Err(_) => None,
+    };
+    let given = if let Ok(flag) = value.cast_exact::<PyBool>() {
+        OptionValue::Bool(flag.is_true())
+    } else if let Some(n) = int {
+        OptionValue::Int(n)
+    } else if let Some(text) = &text {
+        OptionValue::Text(text)
+    } else {
+        OptionValue::Other(&shown)
+    };
+    rules.set_option(option, given).or_py()
+}
+
+/// `rules`, or the standard rules for None; `TypeError` for anything else.
+pub fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+    match rules {
+        None => Ok(Rules::standard()),
+        Some(r) if r.is_none() => Ok(Rules::standard()),
+        Some(r) => match r.cast::<PyRules>() {
+            Ok(r) => Ok(r.get().0),
+            Err(_) => {
+                let hint = if r.is_instance_of::<PyString>() {
+                    " (use Rules.parse() for a text)"
+                } else {
+                    ""
+                };
+                Err(PyTypeError::new_err(format!(
+                    "rules must be a Rules or None, got {}{hint}",
+                    type_name(r)
+                )))
+            }
+        },
+    }
+}
+
+/// The Python `repr` of rules: only the options that differ from the defaults, in
+/// the order of R6.4.
+fn rules_repr(rules: &Rules) -> String {
+    let default = Rules::standard();
+    let py_bool = |b: bool| if b { "True" } else { "False" };
+    let mut args = Vec::new();
+    if rules.fill != default.fill {
+        args.push(format!("fill='{}'", rules.fill.name()));
+    }
+    if rules.deal != default.deal {
+        args.push(format!("deal='{}'", rules.deal.name()));
+    }
+    if rules.relocate_single != default.relocate_single {
+        args.push(format!(
+            "relocate_single={}",
+            py_bool(rules.relocate_single)
+        ));
+    }
+    if rules.ace_high != default.ace_high {
+        args.push(format!("ace_high={}", py_bool(rules.ace_high)));
+    }
+    for (name, value, default) in [
+        ("piles", rules.piles, default.piles),
+        ("suits", rules.suits, default.suits),
+        ("ranks", rules.ranks, default.ranks),
+    ] {
+        if value != default {
+            args.push(format!("{name}={value}"));
+        }
+    }
+    if rules.deal_to != default.deal_to {
+        args.push(format!("deal_to='{}'", rules.deal_to.name()));
+    }
+    format!("Rules({})", args.join(", "))
+}
+
+py_methods!(PyRules [value] {
+    #[new]
+    #[pyo3(signature = (**options), text_signature = "(*, fill='top', deal='free', relocate_single=False, ace_high=True, piles=4, suits=4, ranks=13, deal_to='all')")]
+    fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Ok(PyRules(rules_with(
+            Rules::standard(),
+            options,
+            "Rules.__init__()",
+        )?))
+    }
+
+    /// All defaults.
+    #[classmethod]
+    fn standard(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::standard())
+    }
+
+    /// `fill="ace"`.
+    #[classmethod]
+    fn strict(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::strict())
+    }
+
+    /// `fill="any"`.
+    #[classmethod]
+    fn easy(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::easy())
+    }
+
+    /// `ace_high=False`.
+    #[classmethod]
+    fn reverse(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::reverse())
+    }
+
+    /// `piles=5`: PySolFC's "Aces Up 5", five piles.
+    #[classmethod]
+    fn aces_up_5(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::aces_up_5())
+    }
+
+    /// `deal_to="empty"`: PySolFC's "Russian Aces", a deal fills only the empty
+    /// piles when there are any (R2.3).
+    #[classmethod]
+    fn russian_aces(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::russian_aces())
+    }
+
+    /// The preset of this name (R5).
+    #[classmethod]
+    fn preset(_cls: &Bound<'_, PyType>, name: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let name = str_arg(name, |t| format!("a preset name must be a str, got {t}"))?;
+        Ok(PyRules(Rules::preset(&name).or_py()?))
+    }
+
+    /// Rules from R6.4 text.
+    #[classmethod]
+    fn parse(_cls: &Bound<'_, PyType>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = str_arg(text, |t| format!("Rules.parse() takes a str, got {t}"))?;
+        Ok(PyRules(Rules::parse(&text).or_py()?))
+    }
+
+    /// A copy with some options changed.
+    #[pyo3(signature = (**options))]
+    fn replace(&self, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Ok(PyRules(rules_with(self.0, options, "Rules.replace()")?))
+    }
+
+    #[getter]
+    fn fill(&self) -> &'static str {
+        self.0.fill.name()
+    }
+
+    #[getter]
+    fn deal(&self) -> &'static str {
+        self.0.deal.name()
+    }
+
+    #[getter]
+    fn relocate_single(&self) -> bool {
+        self.0.relocate_single
+    }
+
+    #[getter]
+    fn ace_high(&self) -> bool {
+        self.0.ace_high
+    }
+
+    #[getter]
+    fn piles(&self) -> u8 {
+        self.0.piles
+    }
+
+    #[getter]
+    fn suits(&self) -> u8 {
+        self.0.suits
+    }
+
+    #[getter]
+    fn ranks(&self) -> u8 {
+        self.0.ranks
+    }
+
+    #[getter]
+    fn deal_to(&self) -> &'static str {
+        self.0.deal_to.name()
+    }
+
+    /// D, the number of cards of the layout: suits x ranks (R1.4).
+    fn deck_size(&self) -> usize {
+        self.0.deck_size()
+    }
+
+    /// The score of a won game: every card but the top rank of each suit (R4.2).
+    fn win_score(&self) -> usize {
+        self.0.win_score()
+    }
+
+    /// The layout's cards, in index order (R1.4).
+    fn deck<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        card_tuple(py, &self.0.deck())
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        rules_repr(&self.0)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((
+            py.get_type::<PyRules>().getattr("parse")?,
+            (self.0.to_string(),),
+        ))
+    }
+});

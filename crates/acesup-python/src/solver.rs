@@ -1,0 +1,351 @@
+//! `solve`, `solvability` and their values `Solution` and `Solvability`, with the
+//! searches run where Ctrl-C can stop them.
+
+use crate::arguments::{
+    count_arg, index_range, int_arg, int_object, repr, seed_arg, start_arg, threads_arg, type_name,
+    value_error, Arg,
+};
+use crate::errors::OrPyErr;
+use crate::game::PyGame;
+use crate::moves::{move_arg, move_repr, PyMove};
+use crate::protocols::py_methods;
+use crate::rules::rules_arg;
+use acesup::simulate::Pool;
+use acesup::solver::{self, Solvability};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
+
+/// What `solve` found, an immutable value (docs/API.md, Solution).
+#[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solution")]
+#[derive(PartialEq, Eq, Hash)]
+pub struct PySolution(solver::Solution);
+
+/// The Python `repr` of a solution: `Solution(winnable=True, moves=(Move.deal(),), nodes=3)`.
+fn solution_repr(solution: &solver::Solution) -> String {
+    let moves: Vec<String> = solution.moves.iter().map(|&m| move_repr(m)).collect();
+    let moves = match moves.len() {
+        1 => format!("({},)", moves[0]),
+        _ => format!("({})", moves.join(", ")),
+    };
+    let verdict = match solution.winnable {
+        Some(true) => "True",
+        Some(false) => "False",
+        None => "None",
+    };
+    format!(
+        "Solution(winnable={verdict}, moves={moves}, nodes={})",
+        solution.nodes
+    )
+}
+
+/// A verdict argument: True, False or None.
+fn verdict_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    match value.cast::<PyBool>() {
+        Ok(b) => Ok(Some(b.is_true())),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "winnable must be True, False or None, got {}",
+            repr(value)?
+        ))),
+    }
+}
+
+/// The search limits of `solve` and `solvability`: `node_limit` None or an int >= 1
+/// (a larger one than 2**64 - 1 is no limit), `time_limit` None or a positive
+/// number of seconds (infinity is no limit).
+fn limits_arg(
+    node_limit: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<solver::Limits> {
+    let nodes = match node_limit {
+        Some(n) if !n.is_none() => {
+            Some(u64::try_from(int_arg(n, "node_limit", 1, None, value_error)?).unwrap_or(u64::MAX))
+        }
+        _ => None,
+    };
+    let time = match time_limit {
+        Some(t) if !t.is_none() => {
+            let number = (t.is_instance_of::<PyInt>() || t.is_instance_of::<PyFloat>())
+                && !t.is_instance_of::<PyBool>();
+            if !number {
+                return Err(PyTypeError::new_err(format!(
+                    "time_limit must be None or a positive number of seconds, got {}",
+                    type_name(t)
+                )));
+            }
+            if !t.gt(0)? {
+                return Err(PyValueError::new_err(format!(
+                    "time_limit must be None or a positive number of seconds, got {}",
+                    repr(t)?
+                )));
+            }
+            std::time::Duration::try_from_secs_f64(t.extract::<f64>()?).ok()
+        }
+        _ => None,
+    };
+    Ok(solver::Limits {
+        nodes,
+        time,
+        cancel: None,
+    })
+}
+
+/// Run `work` with the GIL released, on a thread of its own, while this thread
+/// checks for Ctrl-C: on a signal, `work` is told to stop (through the limits'
+/// cancel flag) and the exception is raised once it has.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    limits: &mut solver::Limits,
+    work: impl FnOnce(&solver::Limits) -> T + Send,
+) -> PyResult<T> {
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    limits.cancel = Some(cancel.clone());
+    let limits = &*limits;
+    let (result, signal) = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = channel::<()>();
+            let worker = scope.spawn(move || {
+                let result = work(limits);
+                let _ = done.send(());
+                result
+            });
+            let mut signal = Ok(());
+            while let Err(RecvTimeoutError::Timeout) =
+                finished.recv_timeout(std::time::Duration::from_millis(5))
+            {
+                if signal.is_ok() {
+                    signal = Python::attach(|py| py.check_signals());
+                    if signal.is_err() {
+                        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            }
+            (worker.join(), signal)
+        })
+    });
+    signal?;
+    result.map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("the solver failed"))
+}
+
+py_methods!(PySolution [value] {
+    #[new]
+    #[pyo3(signature = (winnable, moves = Arg::Omitted, nodes = Arg::Omitted), text_signature = "(winnable, moves=(), nodes=0)")]
+    fn new(winnable: &Bound<'_, PyAny>, moves: Arg<'_>, nodes: Arg<'_>) -> PyResult<Self> {
+        let winnable = verdict_arg(winnable)?;
+        let moves = moves.or(Vec::new(), |m| {
+            if m.is_instance_of::<PyString>()
+                || m.is_instance_of::<PyBytes>()
+                || m.try_iter().is_err()
+            {
+                return Err(PyTypeError::new_err(format!(
+                    "moves must be a sequence of Move, got {}",
+                    type_name(m)
+                )));
+            }
+            m.try_iter()?
+                .map(|mv| move_arg(&mv?, "Solution()"))
+                .collect()
+        })?;
+        let nodes = nodes.or(0, |n| count_arg(n, "nodes"))?;
+        Ok(PySolution(
+            solver::Solution::new(winnable, moves, nodes).or_py()?,
+        ))
+    }
+
+    /// True: `moves` wins; False: no win can be reached; None: a limit stopped the search.
+    #[getter]
+    fn winnable(&self) -> Option<bool> {
+        self.0.winnable
+    }
+
+    /// A winning line from the position solved (empty unless winnable is True).
+    #[getter]
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.moves.iter().map(|&m| PyMove(m)))
+    }
+
+    /// The positions the search expanded.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.0.nodes
+    }
+
+    fn __repr__(&self) -> String {
+        solution_repr(&self.0)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyType>, (Option<bool>, Bound<'py, PyTuple>, u64))> {
+        Ok((
+            py.get_type::<PySolution>(),
+            (self.0.winnable, self.moves(py)?, self.0.nodes),
+        ))
+    }
+});
+
+/// How many deals of a batch can be won, an immutable value (docs/API.md,
+/// Solvability).
+#[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solvability")]
+#[derive(PartialEq, Eq, Hash)]
+pub struct PySolvability(Solvability);
+
+py_methods!(PySolvability [value, summable] {
+    #[new]
+    #[pyo3(
+        signature = (winnable = Arg::Omitted, unwinnable = Arg::Omitted, unresolved = Arg::Omitted),
+        text_signature = "(winnable=0, unwinnable=0, unresolved=0)"
+    )]
+    fn new(winnable: Arg<'_>, unwinnable: Arg<'_>, unresolved: Arg<'_>) -> PyResult<Self> {
+        let winnable = winnable.or(0, |n| count_arg(n, "winnable"))?;
+        let unwinnable = unwinnable.or(0, |n| count_arg(n, "unwinnable"))?;
+        let unresolved = unresolved.or(0, |n| count_arg(n, "unresolved"))?;
+        Ok(PySolvability(
+            Solvability::new(winnable, unwinnable, unresolved).or_py()?,
+        ))
+    }
+
+    /// No games: the neutral element of `+`.
+    #[classmethod]
+    fn empty(_cls: &Bound<'_, PyType>) -> Self {
+        PySolvability(Solvability::default())
+    }
+
+    #[getter]
+    fn games(&self) -> u64 {
+        self.0.games()
+    }
+
+    #[getter]
+    fn winnable(&self) -> u64 {
+        self.0.winnable
+    }
+
+    #[getter]
+    fn unwinnable(&self) -> u64 {
+        self.0.unwinnable
+    }
+
+    #[getter]
+    fn unresolved(&self) -> u64 {
+        self.0.unresolved
+    }
+
+    /// winnable / games; nan when there are no games.
+    #[getter]
+    fn rate(&self) -> f64 {
+        self.0.rate()
+    }
+
+    /// From the Wilson 95% lower bound of winnable / games to the upper bound of
+    /// (winnable + unresolved) / games; (0.0, 1.0) when there are no games.
+    #[getter]
+    fn ci95(&self) -> (f64, f64) {
+        self.0.ci95()
+    }
+
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Ok(other) = other.cast::<PySolvability>() else {
+            return Ok(py.NotImplemented());
+        };
+        let sum = self.0.merge(&other.get().0).or_py()?;
+        Ok(Py::new(py, PySolvability(sum))?.into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        self.0.repr()
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> (Bound<'py, PyType>, (u64, u64, u64)) {
+        let s = self.0;
+        (
+            py.get_type::<PySolvability>(),
+            (s.winnable, s.unwinnable, s.unresolved),
+        )
+    }
+});
+
+/// Whether `game` can still be won from its current position, knowing the stock,
+/// with a winning line if it can (docs/SOLVER.md). The game is not changed; the
+/// search runs with the GIL released, and Ctrl-C stops it.
+#[pyfunction]
+#[pyo3(signature = (game, node_limit = None, time_limit = None))]
+pub fn solve(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    node_limit: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PySolution> {
+    let Ok(game) = game.cast::<PyGame>() else {
+        return Err(PyTypeError::new_err(format!(
+            "solve() takes an acesup.Game, got {}",
+            type_name(game)
+        )));
+    };
+    let limits = limits_arg(node_limit, time_limit)?;
+    let position = game.get().game().position().clone();
+    let solution = match py.detach(|| solver::solve_quickly(&position, &limits)) {
+        Ok(solution) => solution,
+        Err(mut limits) => {
+            interruptible(py, &mut limits, |limits| solver::solve(&position, limits))?
+        }
+    };
+    Ok(PySolution(solution))
+}
+
+/// Solves games `start .. start+games-1` of master seed `seed` (RNG.md), each with
+/// its own limits, on all cores (`threads=None`) or `threads` threads, with the GIL
+/// released and Ctrl-C checked while it runs; the result never depends on the
+/// thread count, unless a time limit stops some searches.
+#[pyfunction]
+#[pyo3(
+    signature = (games, rules = None, seed = Arg::Omitted, *, threads = None, start = Arg::Omitted, node_limit = None, time_limit = None),
+    text_signature = "(games, rules=None, seed=0, *, threads=None, start=0, node_limit=None, time_limit=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub fn solvability(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    seed: Arg<'_>,
+    threads: Option<&Bound<'_, PyAny>>,
+    start: Arg<'_>,
+    node_limit: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PySolvability> {
+    let games = int_object(games, "games", 0, None, value_error)?;
+    let rules = rules_arg(rules)?;
+    let seed = seed.or(0, |s| seed_arg(s, "seed"))?;
+    let threads = threads_arg(threads)?;
+    let start = start_arg(py, start)?;
+    let (start, games) = index_range(&games, &start)?;
+    let mut limits = limits_arg(node_limit, time_limit)?;
+    let games = u64::try_from(games).map_err(|_| {
+        PyValueError::new_err(format!(
+            "games must be below 2**64 in the native engine, got {games}"
+        ))
+    })?;
+    let pool = Pool::new(threads).or_py()?;
+    let tally = interruptible(py, &mut limits, |limits| {
+        solver::solvability(&pool, rules, seed, start, games, limits)
+    })?;
+    // Only a cancelled run has no tally, and then `interruptible` raised.
+    tally
+        .map(PySolvability)
+        .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
+}
