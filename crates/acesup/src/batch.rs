@@ -233,7 +233,9 @@ impl Batch {
             reward: vec![0; n],
         };
         for slot in 0..n {
-            batch.deal_into(slot);
+            if !batch.deal_into(slot) {
+                batch.show_last_dealt(slot);
+            }
         }
         batch.final_observation.copy_from_slice(&batch.observation);
         Ok(batch)
@@ -467,9 +469,12 @@ impl Batch {
 
     /// Gives `slot` the next game of the run whose start is not over (a game over at
     /// its start is counted at once), or leaves it idle, showing its last game, when
-    /// the run has none left; then writes its observation, mask and score.
-    fn deal_into(&mut self, slot: usize) {
+    /// the run has none left; then writes its observation, mask and score. Whether
+    /// it dealt any game into the slot.
+    fn deal_into(&mut self, slot: usize) -> bool {
+        let mut any = false;
         while self.dealt < self.games {
+            any = true;
             let index = self.start.wrapping_add(self.dealt as u64);
             self.dealt += 1;
             let s = &mut self.slots[slot];
@@ -488,6 +493,25 @@ impl Batch {
             }
             self.end(slot);
         }
+        self.show(slot);
+        any
+    }
+
+    /// A slot that the run left without a game at the start (games over at their
+    /// start used it up) shows the last game dealt, over, idle (BATCH.md "Slots").
+    fn show_last_dealt(&mut self, slot: usize) {
+        let index = self.start.wrapping_add(self.dealt as u64 - 1);
+        let s = &mut self.slots[slot];
+        deal_seeded(&mut s.pos, &self.deck, self.seed, index);
+        if self.auto_discard {
+            s.pos.discard_forced();
+        }
+        (s.index, s.active) = (index, false);
+        self.show(slot);
+    }
+
+    /// Writes the slot's observation, mask and score.
+    fn show(&mut self, slot: usize) {
         let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
         let s = &self.slots[slot];
         self.layout
@@ -554,7 +578,7 @@ impl Batch {
             auto_discard,
             state.scores.is_some(),
         )?;
-        let (o, a) = (batch.layout.observation_size(), batch.layout.num_actions());
+        let o = batch.layout.observation_size();
         let fits = state.terminated.len() == n
             && state.won.len() == n
             && state.final_observation.len() == n * o
@@ -580,17 +604,7 @@ impl Batch {
             let slot = &mut batch.slots[i];
             slot.pos = game.position().clone();
             (slot.index, slot.active, slot.actions) = (index, active, actions);
-            let s = &batch.slots[i];
-            batch
-                .layout
-                .observe(&s.pos, &mut batch.observation[i * o..(i + 1) * o]);
-            let mask = &mut batch.mask[i * a..(i + 1) * a];
-            if s.active {
-                batch.layout.mask(&LegalMoves::of(&s.pos), mask);
-            } else {
-                mask.fill(false);
-            }
-            batch.score[i] = s.pos.score() as u8;
+            batch.show(i);
         }
         batch.dealt = state.dealt;
         batch.finished = state.finished;

@@ -61,7 +61,8 @@ class Batch(BatchBase):
         self._terminated = np.zeros(n, dtype=bool)
         self._won = np.zeros(n, dtype=bool)
         for slot in range(n):
-            self._deal_into(slot)
+            if not self._deal_into(slot):  # games over at their start used the run up
+                self._show_last_dealt(slot)
             self._show(slot)
         self._final_observation = self._observation.copy()
 
@@ -173,10 +174,13 @@ class Batch(BatchBase):
 
     # --- slots -----------------------------------------------------------------------
 
-    def _deal_into(self, slot: int) -> None:
+    def _deal_into(self, slot: int) -> bool:
         """Gives ``slot`` the next unplayed game whose start is not over (a game over
-        at its start is counted at once), or leaves it idle when the run has none."""
+        at its start is counted at once), or leaves it idle when the run has none.
+        Whether it dealt any game into the slot."""
+        dealt = False
         while self._next < self._start + self._games:
+            dealt = True
             index = self._next
             self._next += 1
             game = Game.from_seed(game_seed(self._seed, index), self.rules)
@@ -186,8 +190,18 @@ class Batch(BatchBase):
             if self._record:
                 self._scores.append(0)
             if moves:
-                return
+                return True
             self._end(slot)
+        return dealt
+
+    def _show_last_dealt(self, slot: int) -> None:
+        """A slot that the run left without a game at the start shows the last game
+        dealt, over, idle (BATCH.md "Slots")."""
+        index = self._next - 1
+        game = Game.from_seed(game_seed(self._seed, index), self.rules)
+        if self._auto_discard:
+            _play_forced_discards(game)
+        self._slots[slot], self._index[slot], self._active[slot] = game, index, False
 
     def _end(self, slot: int) -> None:
         """Counts the slot's game, which is over, and leaves the slot idle."""
