@@ -150,6 +150,11 @@ class BatchBase:
     provides ``n``, ``next_index``, ``finished`` and the arrays."""
 
     _encoding: Encoding
+    _seed: int
+    _start: int
+    _games: int
+    _auto_discard: bool
+    _record: bool
 
     def _configure(self, game: Any, move: Any, n: object, rules: Any, seed: object, start: object,
                    auto_discard: object, games: object, scores: object) -> int:
@@ -169,7 +174,7 @@ class BatchBase:
             raise ValueError(f"games must be at least n (every slot starts with a game), got games={games} for n={n}")
         self._encoding = Encoding(game, move, rules)
         self._seed, self._start, self._games = seed, start, games
-        self._auto_discard, self._record = auto_discard, scores
+        self._auto_discard, self._record = bool(auto_discard), bool(scores)  # checked just above
         return n
 
     n: int
