@@ -365,7 +365,15 @@ impl Batch {
                     reward: &mut [u8],
                     ended: &mut [bool],
                     actions: &[u8]| {
-            for (i, slot) in slots.iter_mut().enumerate() {
+            for i in 0..slots.len() {
+                // A slot's position is kilobytes: fetch the next ones' while this one plays.
+                if let Some(ahead) = slots.get(i + 4) {
+                    ahead.pos.prefetch(false);
+                }
+                if let Some(ahead) = slots.get(i + 2) {
+                    ahead.pos.prefetch(true);
+                }
+                let slot = &mut slots[i];
                 ended[i] = false;
                 reward[i] = 0;
                 if !slot.active {
