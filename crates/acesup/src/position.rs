@@ -462,7 +462,7 @@ impl Position {
 
     /// Ask the processor to fetch the parts of the position that the next move reads
     /// (the counts, each pile's top card and bit, the stock and discards), so that a
-    /// loop over many positions ([`crate::batch`]) waits for memory once, not per
+    /// loop over many positions (a batch of games) waits for memory once, not per
     /// line. Changes nothing; a no-op off x86-64.
     #[inline]
     pub fn prefetch(&self, piles: bool) {
