@@ -8,7 +8,8 @@ machine is doing) and by the wall clock, next to the target of the issue, with
 the verdicts. Run from the repository root after building the extension:
 
     python scripts/bench_solver.py            # the four rule sets of the issue
-    python scripts/bench_solver.py --all      # the presets and deal timings too
+    python scripts/bench_solver.py --all      # the other presets too
+    python scripts/bench_solver.py --family   # the family's presets and options
 """
 
 from __future__ import annotations
@@ -32,17 +33,25 @@ MORE = [
     ("easy, deal=stuck", "easy,deal=stuck", None),
     ("reverse, deal=stuck", "reverse,deal=stuck", None),
 ]
+FAMILY = [
+    ("aces_up_5", "aces_up_5", None),
+    ("russian_aces", "russian_aces", None),
+    ("deal=any", "deal=any", None),
+    ("suits=4, ranks=5", "suits=4,ranks=5", None),
+    ("easy, suits=2, ranks=8", "easy,suits=2,ranks=8", None),
+]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="deals per rule set (default 1000)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--all", action="store_true", help="also the other presets and deal timings")
+    parser.add_argument("--all", action="store_true", help="also the other presets")
+    parser.add_argument("--family", action="store_true", help="also the family's presets and options")
     args = parser.parse_args()
     acesup.solvability(100, seed=args.seed + 1, threads=1)  # the first call pays for setting up
     print(f"{'rules':24} {'CPU deals/s':>12} {'wall deals/s':>13} {'target':>8}  verdicts")
-    for name, text, target in CASES + (MORE if args.all else []):
+    for name, text, target in CASES + (MORE if args.all else []) + (FAMILY if args.family else []):
         rules = acesup.Rules.parse(text)
         cpu, wall = time.process_time(), time.perf_counter()
         result = acesup.solvability(args.games, rules, seed=args.seed, threads=1)

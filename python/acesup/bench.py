@@ -32,6 +32,8 @@ import numpy as np
 import acesup
 import acesup.reference
 
+from .arguments import games_count, int_at_least
+
 __all__ = ["add_arguments", "main", "measure", "measure_batch", "run"]
 
 EXAMPLES = """examples:
@@ -158,26 +160,24 @@ def measure_batch(slots: int = 65_536, steps: int = 40, callable_games: int = 2_
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options, shared by ``acesup bench`` and ``python -m acesup.bench``."""
-    from .cli import int_at_least  # here, not at the top: acesup.cli imports this module
-
-    parser.add_argument("--games", type=int_at_least(1), default=2_000_000,
+    parser.add_argument("--games", type=games_count(), default=2_000_000,
                         help="native games per timing (default 2e6)")
-    parser.add_argument("--reference-games", type=int_at_least(1), default=5_000,
+    parser.add_argument("--reference-games", type=games_count(), default=5_000,
                         help="reference games (default 5000)")
-    parser.add_argument("--solver-games", type=int_at_least(0), default=10_000,
+    parser.add_argument("--solver-games", type=games_count(0), default=10_000,
                         help="deals the solver is timed on, 0 to skip (default 10000)")
     parser.add_argument("--node-limit", type=int_at_least(1), default=1_000_000,
                         help="positions the solver may search per deal (default 1e6)")
-    parser.add_argument("--memory-games", type=int_at_least(0), default=100_000_000,
+    parser.add_argument("--memory-games", type=games_count(0), default=100_000_000,
                         help="games of the memory run, 0 to skip (default 1e8)")
     parser.add_argument("--strategy", default="random", help="strategy to time (default random)")
     parser.add_argument("--batch-slots", type=int_at_least(1), default=65_536,
                         help="slots of the timed Batch (default 65536)")
     parser.add_argument("--batch-steps", type=int_at_least(1), default=40,
                         help="timed steps of the trivial batch policy (default 40)")
-    parser.add_argument("--callable-games", type=int_at_least(1), default=2_000,
+    parser.add_argument("--callable-games", type=games_count(), default=2_000,
                         help="games of the Python callable policy (default 2000)")
-    parser.add_argument("--batch-memory-games", type=int_at_least(0), default=10_000_000,
+    parser.add_argument("--batch-memory-games", type=games_count(0), default=10_000_000,
                         help="games of the batch memory run, 0 to skip (default 1e7)")
     parser.add_argument("--batch-only", action="store_true", help="only the batch section")
 
