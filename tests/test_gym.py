@@ -145,8 +145,14 @@ def test_make_vec_same_step_autoreset(engine):
     envs.close()
 
 
-def test_vector_env_without_a_native_batch():
-    if "native" in BATCH_ENGINES:
-        pytest.skip("the native engine has a Batch")
-    with pytest.raises(ValueError, match="the native engine has no Batch"):
-        AcesUpVectorEnv(2, engine="native")
+def test_vector_env_engines():
+    """The vector environment steps the Batch of the engine it is asked for; the
+    default is the native one once it has a Batch."""
+    import acesup.reference
+    assert isinstance(AcesUpVectorEnv(2, engine="reference").batch, acesup.reference.Batch)
+    if "native" not in BATCH_ENGINES:
+        with pytest.raises(ValueError, match="the native engine has no Batch"):
+            AcesUpVectorEnv(2, engine="native")
+        return
+    assert isinstance(AcesUpVectorEnv(2, engine="native").batch, acesup.Batch)
+    assert isinstance(AcesUpVectorEnv(2).batch, acesup.Batch)

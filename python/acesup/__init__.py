@@ -31,6 +31,7 @@ from ._core import (
     solve,
     strategy,
 )
+from .batch import Batch
 from .compare import Comparison, Pair, compare_in
 from . import errors
 from .errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
@@ -72,6 +73,7 @@ __all__ = [
     "compare",
     "Comparison",
     "Pair",
+    "Batch",
     "deck_from_seed",
     "game_seed",
 ] + errors.__all__

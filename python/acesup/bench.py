@@ -9,7 +9,12 @@ and only ratios taken side by side mean something:
 - the clairvoyant solver's deals per second (``solvability``), on one thread
   and on every core;
 - the resident memory of the process before and after a long native run,
-  which must stay flat (the play-out loop allocates nothing per game).
+  which must stay flat (the play-out loop allocates nothing per game);
+- the batch section (docs/BATCH.md): games/s of a NumPy random-legal policy over
+  ``acesup.Batch`` divided by those of the same policy as a Python callable in
+  ``simulate``; the native ``step``'s decisions per second on every core with a
+  trivial policy (the highest legal action), the policy's own time apart; and the
+  resident memory before and after a long batch run.
 
 The figures are printed, never asserted: speed is not a test.
 """
@@ -18,20 +23,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import time
 from collections.abc import Callable
+
+import numpy as np
 
 import acesup
 import acesup.reference
 
 from .arguments import games_count, int_at_least
 
-__all__ = ["add_arguments", "main", "measure", "run"]
+__all__ = ["add_arguments", "main", "measure", "measure_batch", "run"]
 
 EXAMPLES = """examples:
   acesup bench                                  the full benchmark (a few minutes)
   acesup bench --memory-games 0                 without the long memory run
   acesup bench --strategy greedy --games 200000 time another strategy
+  acesup bench --batch-only                     only the batch section
 """
 
 
@@ -93,6 +102,62 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
     return figures
 
 
+def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """A uniformly random legal action of each row of ``mask`` (BATCH.md's example)."""
+    return np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+
+
+def _highest_legal(mask: np.ndarray) -> np.ndarray:
+    """The trivial policy: the highest legal action of each row."""
+    return mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+
+
+def measure_batch(slots: int = 65_536, steps: int = 40, callable_games: int = 2_000,
+                  memory_games: int = 10_000_000) -> dict[str, float]:
+    """The batch section (see the module doc) over a Batch of ``slots`` slots: the
+    random-legal policy over 2 * ``slots`` games once its games end at every step,
+    ``callable_games`` games of it as a callable, ``steps`` timed steps of the
+    trivial policy, and a memory run of ``memory_games`` games (0 to skip)."""
+    figures: dict[str, float] = {}
+    choice = random.Random(1)
+
+    def random_callable(game: acesup.Game) -> acesup.Move:
+        moves = game.legal_moves()  # the forced discard first, as the Batch plays it
+        return moves[0] if moves[0].kind == "discard" else choice.choice(moves)
+
+    called = _rate(lambda: acesup.simulate(callable_games, random_callable, seed=5), callable_games)
+    rng = np.random.default_rng(1)
+    batch = acesup.Batch(slots, seed=5)
+    while batch.finished < slots:  # into the steady state, where games end at every step
+        batch.step(_random_legal(rng, batch.action_mask))
+    finished, began = batch.finished, time.perf_counter()
+    while batch.finished < finished + 2 * slots:
+        batch.step(_random_legal(rng, batch.action_mask))
+    batched = (batch.finished - finished) / (time.perf_counter() - began)
+    figures["random-legal games/s, callable in simulate"] = called
+    figures[f"random-legal games/s, NumPy over Batch({slots})"] = batched
+    figures["Batch / callable"] = batched / called
+
+    batch = acesup.Batch(slots, seed=6)  # a run of 2**64 games: every slot decides at every step
+    in_policy = in_step = 0.0
+    for _ in range(steps):
+        began = time.perf_counter()
+        actions = _highest_legal(batch.action_mask)
+        middle = time.perf_counter()
+        batch.step(actions)
+        in_policy += middle - began
+        in_step += time.perf_counter() - middle
+    figures[f"native step decisions/s, {os.cpu_count() or 1} cores"] = slots * steps / in_step
+    figures["trivial policy decisions/s (NumPy, apart)"] = slots * steps / in_policy
+    if memory_games:
+        before = _resident_mib()
+        while batch.finished < memory_games:
+            batch.step(_highest_legal(batch.action_mask))
+        figures[f"batch resident MiB before {memory_games:.0e} games"] = before
+        figures[f"batch resident MiB after {batch.finished:.0e} games"] = _resident_mib()
+    return figures
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options, shared by ``acesup bench`` and ``python -m acesup.bench``."""
     parser.add_argument("--games", type=games_count(), default=2_000_000,
@@ -106,12 +171,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory-games", type=games_count(0), default=100_000_000,
                         help="games of the memory run, 0 to skip (default 1e8)")
     parser.add_argument("--strategy", default="random", help="strategy to time (default random)")
+    parser.add_argument("--batch-slots", type=int_at_least(1), default=65_536,
+                        help="slots of the timed Batch (default 65536)")
+    parser.add_argument("--batch-steps", type=int_at_least(1), default=40,
+                        help="timed steps of the trivial batch policy (default 40)")
+    parser.add_argument("--callable-games", type=games_count(), default=2_000,
+                        help="games of the Python callable policy (default 2000)")
+    parser.add_argument("--batch-memory-games", type=games_count(0), default=10_000_000,
+                        help="games of the batch memory run, 0 to skip (default 1e7)")
+    parser.add_argument("--batch-only", action="store_true", help="only the batch section")
 
 
 def run(args: argparse.Namespace) -> int:
     """Measures with the options parsed by ``add_arguments`` and prints the figures."""
-    figures = measure(args.games, args.reference_games, args.memory_games, args.strategy,
-                      solver_games=args.solver_games, node_limit=args.node_limit)
+    figures = {} if args.batch_only else measure(
+        args.games, args.reference_games, args.memory_games, args.strategy,
+        solver_games=args.solver_games, node_limit=args.node_limit)
+    figures |= measure_batch(args.batch_slots, args.batch_steps, args.callable_games, args.batch_memory_games)
     width = max(map(len, figures))
     for name, value in figures.items():
         print(f"{name:<{width}}  {value:,.1f}" if isinstance(value, float) else f"{name:<{width}}  {value}")

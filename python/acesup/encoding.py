@@ -18,19 +18,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Encoding", "win_score", "index_arg", "engine_module", "engine_rules"]
+__all__ = ["Encoding", "BatchBase", "index_arg", "engine_module", "engine_rules"]
+
+U64 = 2**64
 
 OBSERVATION_DTYPE = np.int8
 NO_CARD = -1  # an empty cell of the pile grid
-
-
-def win_score(rules: Any) -> int:
-    """R4.2's win score, D - S: the score of a won game and the last score of a
-    Stats histogram. Every layout of today's engines wins at 48.
-
-    This is the one place to switch to ``rules.win_score()`` once Rules has it.
-    """
-    return 48
 
 
 def index_arg(value: object, name: str, size: int, low: int = 0) -> int:
@@ -67,10 +60,9 @@ class Encoding:
         self.Game, self.Move = Game, Move
         self.rules = game.rules
         self.piles = len(game.piles)
-        # The layout's cards in index order (R1.4): rules.deck() once Rules has it.
-        self.deck = tuple(sorted([*(card for pile in game.piles for card in pile), *game.stock, *game.discards]))
+        self.deck = tuple(self.rules.deck())  # the layout's cards in index order (R1.4)
         self.deck_size = len(self.deck)
-        self.win_score = win_score(self.rules)
+        self.win_score = self.rules.win_score()
         self.max_height = 1 + math.ceil((self.deck_size - self.piles) / self.piles)
         self.fill_indices = self.max_height if self.rules.fill == "any" else 1
         p, k = self.piles, self.fill_indices
@@ -149,6 +141,95 @@ class Encoding:
 
     def __repr__(self) -> str:
         return f"Encoding({self.Game.__module__}.Game, {self.rules!r})"
+
+
+class BatchBase:
+    """What the Batch of every engine shares (docs/BATCH.md): the construction
+    arguments' checks, the configuration attributes, the action conversions, the
+    checks of ``step``'s actions and the repr. A subclass keeps the games and
+    provides ``n``, ``next_index``, ``finished`` and the arrays."""
+
+    _encoding: Encoding
+    _seed: int
+    _start: int
+    _games: int
+    _auto_discard: bool
+    _record: bool
+
+    def _configure(self, game: Any, move: Any, n: object, rules: Any, seed: object, start: object,
+                   auto_discard: object, games: object, scores: object) -> int:
+        """Checks the construction arguments (BATCH.md "Errors") and keeps them;
+        returns n. ``ValueError`` for n < 1, games < n, a bad seed or start, or a run
+        beyond index 2**64 - 1; ``TypeError`` for an argument of the wrong type."""
+        n = index_arg(n, "n", U64, low=1)
+        seed = index_arg(seed, "seed", U64)
+        start = index_arg(start, "start", U64)
+        for name, flag in (("auto_discard", auto_discard), ("scores", scores)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be True or False, got {type(flag).__name__}")
+        games = U64 - start if games is None else index_arg(games, "games", U64 + 1)
+        if start + games > U64:
+            raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
+        if games < n:
+            raise ValueError(f"games must be at least n (every slot starts with a game), got games={games} for n={n}")
+        self._encoding = Encoding(game, move, rules)
+        self._seed, self._start, self._games = seed, start, games
+        self._auto_discard, self._record = bool(auto_discard), bool(scores)  # checked just above
+        return n
+
+    n: int
+    next_index: int
+    finished: int
+    rules = property(lambda self: self._encoding.rules, doc="The rules of every game.")
+    seed = property(lambda self: self._seed, doc="The master seed of the run.")
+    start = property(lambda self: self._start, doc="The first game index of the run.")
+    games = property(lambda self: self._games, doc="The number of games of the run.")
+    auto_discard = property(lambda self: self._auto_discard, doc="Whether forced discards are played for the policy.")
+    piles = property(lambda self: self._encoding.piles, doc="P, the number of piles.")
+    deck_size = property(lambda self: self._encoding.deck_size, doc="D, the number of cards of the layout.")
+    num_actions = property(lambda self: self._encoding.num_actions, doc="A, the number of actions.")
+    observation_size = property(lambda self: self._encoding.observation_size, doc="The length of an observation row.")
+    max_height = property(lambda self: self._encoding.max_height, doc="H, the rows of the pile grid.")
+    done = property(lambda self: self.finished == self._games, doc="Whether every game of the run is over.")
+
+    def action_to_move(self, action: object) -> Any:
+        """The Move of ``action`` (BATCH.md "Actions"); ``ValueError`` outside
+        ``[0, num_actions)``, ``TypeError`` for a non-int."""
+        return self._encoding.action_to_move(action)
+
+    def move_to_action(self, move: Any) -> int:
+        """The action of ``move`` (a Move or its text); ``ValueError`` for a move
+        that has no action under these rules."""
+        return self._encoding.move_to_action(move)
+
+    def _slot_arg(self, slot: object) -> int:
+        """``slot`` as a slot number: ``IndexError`` outside ``[0, n)``, ``TypeError``
+        for a non-int."""
+        try:
+            return index_arg(slot, "slot", self.n)
+        except ValueError as err:
+            raise IndexError(str(err)) from None
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        """``step``'s checks before any game changes, in BATCH.md's order: the run
+        is done, not an integer array, another shape, an action out of range."""
+        if self.done:
+            raise ValueError(f"the run is done: all {self._games} games have been played")
+        array = np.asarray(actions)
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"actions must be an array of integers, got dtype {array.dtype}")
+        if array.shape != (self.n,):
+            raise ValueError(f"actions must have shape ({self.n},), got {array.shape}")
+        bad = np.flatnonzero((array < 0) | (array >= self.num_actions))
+        if bad.size:
+            slot = int(bad[0])
+            raise ValueError(f"actions[{slot}] = {array[slot]} is not an action: "
+                             f"actions are 0 to {self.num_actions - 1}")
+        return array
+
+    def __repr__(self) -> str:
+        return (f"<Batch n={self.n} rules={self.rules!r} seed={self._seed} start={self._start} "
+                f"games={self._games} next_index={self.next_index} finished={self.finished}>")
 
 
 def engine_module(name: str | None, need: str = "Game") -> ModuleType:

@@ -10,6 +10,7 @@
 //! objects shared between Python threads serialize their calls and cannot deadlock.
 
 mod arguments;
+mod batch;
 mod cards;
 mod errors;
 mod game;
@@ -37,6 +38,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(strategies::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(rng::deck_from_seed, m)?)?;
     m.add_function(wrap_pyfunction!(rng::game_seed, m)?)?;
+    m.add_class::<batch::PyBatchEngine>()?;
     m.add_class::<solver::PySolution>()?;
     m.add_class::<solver::PySolvability>()?;
     m.add_function(wrap_pyfunction!(solver::solve, m)?)?;

@@ -16,8 +16,10 @@
 //! - [`strategies`]: the built-in strategies (STRATEGIES.md).
 //! - [`stats`]: score histograms and their statistics.
 //! - [`simulate`]: seeded batch play-outs, on any number of threads.
+//! - [`batch`]: many seeded games stepped at once, for a policy outside the engine (BATCH.md).
 //! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
 
+pub mod batch;
 pub mod cards;
 pub mod deals;
 pub mod game;

@@ -460,6 +460,31 @@ impl Position {
         (1 << count) - 1
     }
 
+    /// Ask the processor to fetch the parts of the position that the next move reads
+    /// (the counts, each pile's top card and bit, the stock and discards), so that a
+    /// loop over many positions (a batch of games) waits for memory once, not per
+    /// line. Changes nothing; a no-op off x86-64.
+    #[inline]
+    pub fn prefetch(&self, piles: bool) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let fetch = |p: *const u8| unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+            fetch(std::ptr::from_ref(&self.heights).cast());
+            if piles {
+                for p in 0..usize::from(self.rules.piles) {
+                    let h = at(self.height(p));
+                    fetch(std::ptr::from_ref(&self.piles[p][h]).cast());
+                    fetch(std::ptr::from_ref(&self.bits[p][h]).cast());
+                }
+                fetch(std::ptr::from_ref(&self.stock[at(usize::from(self.stock_next))]).cast());
+                fetch(std::ptr::from_ref(&self.discards[at(usize::from(self.n_discards))]).cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = piles;
+    }
+
     /// Play every legal discard until none is legal (the built-ins all start so).
     ///
     /// This is the hot loop of the play-outs, so it works in rounds without a branch

@@ -37,12 +37,9 @@ pub struct Table {
 
 impl Table {
     pub fn new(rules: Rules) -> Table {
-        let mut deck = [Card::default(); DECK_SIZE];
-        let layout = rules.deck();
-        deck[..layout.len()].copy_from_slice(&layout);
         Table {
-            pos: Position::from_deck(&layout, rules),
-            deck,
+            pos: Position::from_deck(&rules.deck(), rules),
+            deck: padded_deck(&rules),
         }
     }
 
@@ -55,20 +52,38 @@ impl Table {
         seed: u64,
         index: u64,
     ) -> usize {
-        let mut rng = Rng::new(game_seed(seed, index));
-        let mut deck = self.deck;
-        let size = self.pos.rules().deck_size();
-        if size == DECK_SIZE {
-            shuffle_slice(&mut deck, &mut rng);
-            self.pos.deal_from(&deck);
-        } else {
-            let deck = &mut deck[..size];
-            shuffle_slice(deck, &mut rng);
-            self.pos.deal_from(deck);
-        }
+        let mut rng = deal_seeded(&mut self.pos, &self.deck, seed, index);
         strategy.play_out(&mut self.pos, &mut rng);
         self.pos.score()
     }
+}
+
+/// Deal game `index` of master seed `seed` into `pos` (`Game.from_seed(game_seed(seed,
+/// index))`, keeping the rules), from `deck`, the layout's deck in index order padded
+/// to [`DECK_SIZE`]; returns the game's strategy stream. Allocates nothing.
+#[inline]
+pub fn deal_seeded(pos: &mut Position, deck: &[Card; DECK_SIZE], seed: u64, index: u64) -> Rng {
+    let mut rng = Rng::new(game_seed(seed, index));
+    let mut deck = *deck;
+    let size = pos.rules().deck_size();
+    if size == DECK_SIZE {
+        shuffle_slice(&mut deck, &mut rng);
+        pos.deal_from(&deck);
+    } else {
+        let deck = &mut deck[..size];
+        shuffle_slice(deck, &mut rng);
+        pos.deal_from(deck);
+    }
+    rng
+}
+
+/// The layout's deck of `rules` in index order, padded to [`DECK_SIZE`] cards (what
+/// [`deal_seeded`] shuffles).
+pub fn padded_deck(rules: &Rules) -> [Card; DECK_SIZE] {
+    let mut deck = [Card::default(); DECK_SIZE];
+    let layout = rules.deck();
+    deck[..layout.len()].copy_from_slice(&layout);
+    deck
 }
 
 /// Games `start .. start + count` (modulo 2⁶⁴) of master seed `seed`, on this thread.

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..encoding import Encoding, index_arg
+from ..encoding import BatchBase
 from ..errors import IllegalMoveError
 from .game import Game, Move
 from .rng import game_seed
@@ -19,8 +19,6 @@ from .rules import Rules
 from .stats import Stats
 
 __all__ = ["Batch"]
-
-U64 = 2**64
 
 
 def _play_forced_discards(game: Game) -> list[Move]:
@@ -33,7 +31,7 @@ def _play_forced_discards(game: Game) -> list[Move]:
     return moves
 
 
-class Batch:
+class Batch(BatchBase):
     """``n`` games of one run stepped together (docs/BATCH.md).
 
     ``Batch(n, rules=None, seed=0, start=0, auto_discard=True, *, games=None,
@@ -47,21 +45,8 @@ class Batch:
 
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, start: int = 0,
                  auto_discard: bool = True, *, games: int | None = None, scores: bool = False) -> None:
-        n = index_arg(n, "n", U64, low=1)
-        seed = index_arg(seed, "seed", U64)
-        start = index_arg(start, "start", U64)
-        for name, flag in (("auto_discard", auto_discard), ("scores", scores)):
-            if not isinstance(flag, bool):
-                raise TypeError(f"{name} must be True or False, got {type(flag).__name__}")
-        games = U64 - start if games is None else index_arg(games, "games", U64 + 1)
-        if start + games > U64:
-            raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
-        if games < n:
-            raise ValueError(f"games must be at least n (every slot starts with a game), got games={games} for n={n}")
-        self._encoding = Encoding(Game, Move, rules)
-        self._seed, self._start, self._games = seed, start, games
-        self._auto_discard, self._record = auto_discard, scores
-        self._next = start  # the next unplayed game index
+        n = self._configure(Game, Move, n, rules, seed, start, auto_discard, games, scores)
+        self._next = self._start  # the next unplayed game index
         self._finished = 0
         self._histogram = [0] * (self._encoding.win_score + 1)
         self._scores = bytearray()  # by game index - start, for every game dealt (scores=True)
@@ -76,36 +61,16 @@ class Batch:
         self._terminated = np.zeros(n, dtype=bool)
         self._won = np.zeros(n, dtype=bool)
         for slot in range(n):
-            self._deal_into(slot)
+            if not self._deal_into(slot):  # games over at their start used the run up
+                self._show_last_dealt(slot)
             self._show(slot)
         self._final_observation = self._observation.copy()
 
-    # --- configuration ---------------------------------------------------------------
+    # --- progress ----------------------------------------------------------------------
 
     n = property(lambda self: len(self._slots), doc="The number of slots.")
-    rules = property(lambda self: self._encoding.rules, doc="The rules of every game.")
-    seed = property(lambda self: self._seed, doc="The master seed of the run.")
-    start = property(lambda self: self._start, doc="The first game index of the run.")
-    games = property(lambda self: self._games, doc="The number of games of the run.")
-    auto_discard = property(lambda self: self._auto_discard, doc="Whether forced discards are played for the policy.")
-    piles = property(lambda self: self._encoding.piles, doc="P, the number of piles.")
-    deck_size = property(lambda self: self._encoding.deck_size, doc="D, the number of cards of the layout.")
-    num_actions = property(lambda self: self._encoding.num_actions, doc="A, the number of actions.")
-    observation_size = property(lambda self: self._encoding.observation_size, doc="The length of an observation row.")
-    max_height = property(lambda self: self._encoding.max_height, doc="H, the rows of the pile grid.")
     next_index = property(lambda self: self._next, doc="The next game index that no slot has taken yet.")
     finished = property(lambda self: self._finished, doc="The number of games of the run that are over.")
-    done = property(lambda self: self._finished == self._games, doc="Whether every game of the run is over.")
-
-    def action_to_move(self, action: object) -> Move:
-        """The Move of ``action`` (BATCH.md "Actions"); ``ValueError`` outside
-        ``[0, num_actions)``, ``TypeError`` for a non-int."""
-        return self._encoding.action_to_move(action)
-
-    def move_to_action(self, move: Move | str) -> int:
-        """The action of ``move`` (a Move or its text); ``ValueError`` for a move
-        that has no action under these rules."""
-        return self._encoding.move_to_action(move)
 
     # --- arrays ----------------------------------------------------------------------
 
@@ -158,11 +123,7 @@ class Batch:
         """Slot ``slot``'s current game as a new Game: ``Game.from_seed(game_seed(seed,
         game_index[slot]), rules)`` with the slot's moves played (its history).
         ``IndexError`` outside ``[0, n)``, ``TypeError`` for a non-int."""
-        try:
-            slot = index_arg(slot, "slot", self.n)
-        except ValueError as err:
-            raise IndexError(str(err)) from None
-        return self._slots[slot].copy()
+        return self._slots[self._slot_arg(slot)].copy()
 
     # --- stepping --------------------------------------------------------------------
 
@@ -177,9 +138,7 @@ class Batch:
         outside ``[0, num_actions)``; ``IllegalMoveError`` naming the first slot
         whose action is illegal, its game, the move and the R7 reason.
         """
-        if self.done:
-            raise ValueError(f"the run is done: all {self._games} games have been played")
-        actions = self._check_actions(actions)
+        actions = self._check_actions(actions).tolist()
         enc = self._encoding
         for slot, action in enumerate(actions):
             if self._active[slot] and not self._mask[slot, action]:
@@ -213,25 +172,15 @@ class Batch:
                 self._show(slot)
         return reward
 
-    def _check_actions(self, actions: Any) -> list[int]:
-        array = np.asarray(actions)
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"actions must be an array of integers, got dtype {array.dtype}")
-        if array.shape != (self.n,):
-            raise ValueError(f"actions must have shape ({self.n},), got {array.shape}")
-        bad = np.flatnonzero((array < 0) | (array >= self.num_actions))
-        if bad.size:
-            slot = int(bad[0])
-            raise ValueError(f"actions[{slot}] = {array[slot]} is not an action: "
-                             f"actions are 0 to {self.num_actions - 1}")
-        return array.tolist()
-
     # --- slots -----------------------------------------------------------------------
 
-    def _deal_into(self, slot: int) -> None:
+    def _deal_into(self, slot: int) -> bool:
         """Gives ``slot`` the next unplayed game whose start is not over (a game over
-        at its start is counted at once), or leaves it idle when the run has none."""
+        at its start is counted at once), or leaves it idle when the run has none.
+        Whether it dealt any game into the slot."""
+        dealt = False
         while self._next < self._start + self._games:
+            dealt = True
             index = self._next
             self._next += 1
             game = Game.from_seed(game_seed(self._seed, index), self.rules)
@@ -241,8 +190,18 @@ class Batch:
             if self._record:
                 self._scores.append(0)
             if moves:
-                return
+                return True
             self._end(slot)
+        return dealt
+
+    def _show_last_dealt(self, slot: int) -> None:
+        """A slot that the run left without a game at the start shows the last game
+        dealt, over, idle (BATCH.md "Slots")."""
+        index = self._next - 1
+        game = Game.from_seed(game_seed(self._seed, index), self.rules)
+        if self._auto_discard:
+            _play_forced_discards(game)
+        self._slots[slot], self._index[slot], self._active[slot] = game, index, False
 
     def _end(self, slot: int) -> None:
         """Counts the slot's game, which is over, and leaves the slot idle."""
@@ -261,12 +220,6 @@ class Batch:
         if self._active[slot]:
             self._mask[slot, self._encoding.legal_actions(self._legal[slot])] = True
         self._score[slot] = game.score
-
-    # --- repr (a Batch pickles as its attributes: Games, arrays and the Encoding) -----
-
-    def __repr__(self) -> str:
-        return (f"<Batch n={self.n} rules={self.rules!r} seed={self._seed} start={self._start} "
-                f"games={self._games} next_index={self._next} finished={self._finished}>")
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
