@@ -346,10 +346,11 @@ impl Deal {
         rules::fill_choices(&self.seen(s), p)
     }
 
-    /// The legal moves (R2, R3), as `rules::LegalMoves` lists them.
+    /// The legal moves (R2, R3), as `rules::LegalMoves` lists them, given
+    /// `discards`, the piles that may be discarded ([`Deal::discards`]).
     #[inline]
-    fn legal<const N: usize, const P: usize>(&self, s: &State<N, P>) -> LegalMoves {
-        LegalMoves::of_piles::<_, P>(&self.seen(s))
+    fn legal<const N: usize, const P: usize>(&self, s: &State<N, P>, discards: u8) -> LegalMoves {
+        LegalMoves::with_discards::<_, P>(&self.seen(s), discards)
     }
 
     /// Play `mv`, known to be legal, on `s`: the cards go where R2 says, and a deal
@@ -811,7 +812,7 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
             self.count_node()?;
             // With no pile empty and nothing to discard, only the deal can be legal.
             if s.empty() != 0 || discards != 0 {
-                let legal = self.deal.legal(s);
+                let legal = self.deal.legal(s, discards);
                 if legal.is_empty() {
                     return Ok(Settled::Lost);
                 }
@@ -1794,7 +1795,7 @@ mod tests {
             (0..P).fold(0, |m, p| m | u8::from(pos.height(p) == 0) << p)
         );
         assert_eq!(s.total(), (0..P).map(|p| pos.height(p)).sum::<usize>());
-        let legal = deal.legal(&s);
+        let legal = deal.legal(&s, deal.discards(&s));
         let moves: Vec<Move> = legal.iter().collect();
         assert_eq!(moves, pos.legal_moves(), "{}", pos.to_text());
         for mv in moves {
