@@ -251,14 +251,12 @@ struct Deal {
     win_score: usize,
 }
 
-/// A state as the rules read it: with the rules and the stock of its [`Deal`], and
-/// the bits of its top cards looked up once (the rules ask for them pile by pile,
-/// again and again).
+/// A state as the rules read it: with the rules and the stock of its [`Deal`].
+/// The bits of its top cards are looked up as the rules ask for them: every rule
+/// function is inlined, so the compiler looks each up once and drops those unused.
 struct Seen<'a, const N: usize, const P: usize> {
     deal: &'a Deal,
     state: &'a State<N, P>,
-    top_bits: [u64; P],
-    tops: u64,
 }
 
 impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
@@ -279,12 +277,12 @@ impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
 
     #[inline(always)]
     fn top_bit(&self, p: usize) -> u64 {
-        self.top_bits[p]
+        self.deal.bits[usize::from(self.state.tops[p])]
     }
 
     #[inline(always)]
     fn tops(&self) -> u64 {
-        self.tops
+        (0..P).fold(0, |m, p| m | self.top_bit(p))
     }
 
     #[inline(always)]
@@ -313,12 +311,9 @@ impl Deal {
     /// `s` as the rules read it.
     #[inline(always)]
     fn seen<'a, const N: usize, const P: usize>(&'a self, s: &'a State<N, P>) -> Seen<'a, N, P> {
-        let top_bits = s.tops.map(|card| self.bits[usize::from(card)]);
         Seen {
             deal: self,
             state: s,
-            top_bits,
-            tops: top_bits.iter().fold(0, |m, &b| m | b),
         }
     }
 
