@@ -468,6 +468,13 @@ pub trait Tableau {
     fn stock_left(&self) -> usize;
     /// The number of empty piles.
     fn empty_piles(&self) -> usize;
+    /// Bit p set when pile p is empty, `p < rules().piles`; an implementation may
+    /// have a faster way than asking for each height.
+    #[inline]
+    fn empty_mask(&self) -> u8 {
+        let piles = usize::from(self.rules().piles);
+        (0..piles).fold(0, |m, p| m | u8::from(self.height(p) == 0) << p)
+    }
 }
 
 /// `$body` with the const `$p` bound to the number of piles of `$rules`, so that a
@@ -678,8 +685,7 @@ pub fn deal_targets<T: Tableau + ?Sized>(t: &T) -> u8 {
         // Every pile receives: the first min(P, stock) of them.
         return ((1u32 << piles.min(t.stock_left())) - 1) as u8;
     }
-    let empty = (0..piles).fold(0, |m, p| m | u8::from(t.height(p) == 0) << p);
-    first_bits(empty, t.stock_left())
+    first_bits(t.empty_mask(), t.stock_left())
 }
 
 /// The lowest `n` set bits of `bits` (all of them when it has fewer).
@@ -737,10 +743,7 @@ impl LegalMoves {
     #[inline]
     pub fn with_discards<T: Tableau + ?Sized, const P: usize>(t: &T, discards: u8) -> LegalMoves {
         debug_assert_eq!(discards, discard_mask_of::<T, P>(t));
-        let mut empty = 0u8;
-        for p in 0..P {
-            empty |= u8::from(t.height(p) == 0) << p;
-        }
+        let empty = t.empty_mask();
         let mut choices = [0u8; MAX_PILES];
         let mut real_fill = false;
         // Without an empty pile no fill is legal, whatever the choices.
@@ -771,8 +774,10 @@ impl LegalMoves {
     /// The number of legal moves.
     #[inline]
     pub fn len(&self) -> usize {
+        // Each source's fills go to every empty pile: one count of them for all.
+        let choices: usize = self.choices.iter().map(|&c| usize::from(c)).sum();
         self.discards.count_ones() as usize
-            + (0..MAX_PILES).map(|s| self.fills_from(s)).sum::<usize>()
+            + choices * self.empty.count_ones() as usize
             + usize::from(self.deal)
     }
 

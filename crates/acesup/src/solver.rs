@@ -294,6 +294,11 @@ impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
     fn empty_piles(&self) -> usize {
         self.state.empty().count_ones() as usize
     }
+
+    #[inline(always)]
+    fn empty_mask(&self) -> u8 {
+        self.state.empty()
+    }
 }
 
 impl Deal {
@@ -364,10 +369,14 @@ impl Deal {
                 let targets = rules::deal_targets(&self.seen(s));
                 let mut next = usize::from(s.dealt);
                 if u32::from(targets) == (1 << P) - 1 {
-                    // A whole deal, the common case: no test per pile.
+                    // A whole deal, the common case: no test per pile, and every
+                    // height goes up by one at once.
+                    let cards = &self.stock[next..next + P];
                     for p in 0..P {
-                        s.push(p, self.stock[next + p]);
+                        s.piles[p][s.height(p)] = cards[p];
+                        s.tops[p] = cards[p];
                     }
+                    s.heights = s.heights.map(|h| h + 1);
                     next += P;
                 } else {
                     for p in (0..P).filter(|p| targets >> p & 1 == 1) {
