@@ -711,8 +711,9 @@ fn first_bits(bits: u8, n: usize) -> u8 {
 /// Invariant: for each source, its fills are the `choices[src]` top cards onto each
 /// of the `empty.count_ones()` empty piles (a source is never empty when it has a
 /// choice, so it is never its own destination); piles the layout lacks have no
-/// bit and no choice. Computed without a branch on the position, since random play
-/// makes every such branch a coin toss.
+/// bit and no choice; with no pile empty every choice is 0 (no fill is legal).
+/// Computed with one branch on the position only, whether a pile is empty, since
+/// random play makes every such branch a coin toss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LegalMoves {
     /// Bit p: pile p may be discarded.
