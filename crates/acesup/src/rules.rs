@@ -468,6 +468,13 @@ pub trait Tableau {
     fn stock_left(&self) -> usize;
     /// The number of empty piles.
     fn empty_piles(&self) -> usize;
+    /// Bit p set when pile p is empty, `p < rules().piles`; an implementation may
+    /// have a faster way than asking for each height.
+    #[inline]
+    fn empty_mask(&self) -> u8 {
+        let piles = usize::from(self.rules().piles);
+        (0..piles).fold(0, |m, p| m | u8::from(self.height(p) == 0) << p)
+    }
 }
 
 /// `$body` with the const `$p` bound to the number of piles of `$rules`, so that a
@@ -489,6 +496,7 @@ macro_rules! by_piles {
 pub use by_piles;
 
 /// The number of cards discarded: the deck less the piles and the stock (R4.2).
+#[inline]
 pub fn score<T: Tableau + ?Sized>(t: &T) -> usize {
     let piles = usize::from(t.rules().piles);
     t.rules().deck_size() - t.stock_left() - (0..piles).map(|p| t.height(p)).sum::<usize>()
@@ -626,6 +634,7 @@ pub fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
 }
 
 /// R2.2: filling empty pile `dst` with the card at `index` (from the top) of `src`.
+#[inline]
 pub fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) -> bool {
     let piles = usize::from(t.rules().piles);
     src < piles
@@ -637,6 +646,7 @@ pub fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) 
 
 /// The first fill from a pile of two or more cards in R3 order, if any: the fills
 /// that hold a deal back under `deal="stuck"` (R2.3).
+#[inline]
 pub fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
     let piles = usize::from(t.rules().piles);
     let dst = (0..piles).find(|&p| t.height(p) == 0)?;
@@ -653,6 +663,7 @@ pub fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
 
 /// R2.3: the stock is not empty, and unless `deal="any"` no discard is legal, and
 /// under `deal="stuck"` no fill from a pile of two or more cards is legal either.
+#[inline]
 pub fn can_deal<T: Tableau + ?Sized>(t: &T) -> bool {
     t.stock_left() > 0
         && match t.rules().deal {
@@ -669,13 +680,12 @@ pub fn can_deal<T: Tableau + ?Sized>(t: &T) -> bool {
 #[inline]
 pub fn deal_targets<T: Tableau + ?Sized>(t: &T) -> u8 {
     let rules = t.rules();
-    let all = (1u8 << rules.piles) - 1;
-    let receiving = if rules.deal_to == DealTo::Empty && t.empty_piles() > 0 {
-        (0..usize::from(rules.piles)).fold(0, |m, p| m | u8::from(t.height(p) == 0) << p)
-    } else {
-        all
-    };
-    first_bits(receiving, t.stock_left())
+    let piles = usize::from(rules.piles);
+    if rules.deal_to == DealTo::All || t.empty_piles() == 0 {
+        // Every pile receives: the first min(P, stock) of them.
+        return ((1u32 << piles.min(t.stock_left())) - 1) as u8;
+    }
+    first_bits(t.empty_mask(), t.stock_left())
 }
 
 /// The lowest `n` set bits of `bits` (all of them when it has fewer).
@@ -701,8 +711,9 @@ fn first_bits(bits: u8, n: usize) -> u8 {
 /// Invariant: for each source, its fills are the `choices[src]` top cards onto each
 /// of the `empty.count_ones()` empty piles (a source is never empty when it has a
 /// choice, so it is never its own destination); piles the layout lacks have no
-/// bit and no choice. Computed without a branch on the position, since random play
-/// makes every such branch a coin toss.
+/// bit and no choice; with no pile empty every choice is 0 (no fill is legal).
+/// Computed with one branch on the position only, whether a pile is empty, since
+/// random play makes every such branch a coin toss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LegalMoves {
     /// Bit p: pile p may be discarded.
@@ -724,16 +735,25 @@ impl LegalMoves {
     /// [`LegalMoves::of`] for a layout of `P` piles.
     #[inline]
     pub fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
-        let discards = discard_mask_of::<T, P>(t);
-        let mut empty = 0u8;
+        LegalMoves::with_discards::<T, P>(t, discard_mask_of::<T, P>(t))
+    }
+
+    /// [`LegalMoves::of_piles`] given `discards`, the [`discard_mask`] of `t`, for a
+    /// caller that has it already (the solver computes it to play the forced
+    /// discards first).
+    #[inline]
+    pub fn with_discards<T: Tableau + ?Sized, const P: usize>(t: &T, discards: u8) -> LegalMoves {
+        debug_assert_eq!(discards, discard_mask_of::<T, P>(t));
+        let empty = t.empty_mask();
         let mut choices = [0u8; MAX_PILES];
         let mut real_fill = false;
-        for (p, choice) in choices.iter_mut().enumerate().take(P) {
-            empty |= u8::from(t.height(p) == 0) << p;
-            *choice = fill_choices(t, p) as u8;
-            real_fill |= (*choice > 0) & (t.height(p) >= 2);
+        // Without an empty pile no fill is legal, whatever the choices.
+        if empty != 0 {
+            for (p, choice) in choices.iter_mut().enumerate().take(P) {
+                *choice = fill_choices(t, p) as u8;
+                real_fill |= (*choice > 0) & (t.height(p) >= 2);
+            }
         }
-        real_fill &= empty != 0;
         let rule = t.rules().deal;
         let deal = (t.stock_left() > 0)
             & ((rule == DealRule::Any)
@@ -755,8 +775,10 @@ impl LegalMoves {
     /// The number of legal moves.
     #[inline]
     pub fn len(&self) -> usize {
+        // Each source's fills go to every empty pile: one count of them for all.
+        let choices: usize = self.choices.iter().map(|&c| usize::from(c)).sum();
         self.discards.count_ones() as usize
-            + (0..MAX_PILES).map(|s| self.fills_from(s)).sum::<usize>()
+            + choices * self.empty.count_ones() as usize
             + usize::from(self.deal)
     }
 

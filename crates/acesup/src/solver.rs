@@ -251,14 +251,12 @@ struct Deal {
     win_score: usize,
 }
 
-/// A state as the rules read it: with the rules and the stock of its [`Deal`], and
-/// the bits of its top cards looked up once (the rules ask for them pile by pile,
-/// again and again).
+/// A state as the rules read it: with the rules and the stock of its [`Deal`].
+/// The bits of its top cards are looked up as the rules ask for them: every rule
+/// function is inlined, so the compiler looks each up once and drops those unused.
 struct Seen<'a, const N: usize, const P: usize> {
     deal: &'a Deal,
     state: &'a State<N, P>,
-    top_bits: [u64; P],
-    tops: u64,
 }
 
 impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
@@ -279,12 +277,12 @@ impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
 
     #[inline(always)]
     fn top_bit(&self, p: usize) -> u64 {
-        self.top_bits[p]
+        self.deal.bits[usize::from(self.state.tops[p])]
     }
 
     #[inline(always)]
     fn tops(&self) -> u64 {
-        self.tops
+        (0..P).fold(0, |m, p| m | self.top_bit(p))
     }
 
     #[inline(always)]
@@ -295,6 +293,11 @@ impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
     #[inline(always)]
     fn empty_piles(&self) -> usize {
         self.state.empty().count_ones() as usize
+    }
+
+    #[inline(always)]
+    fn empty_mask(&self) -> u8 {
+        self.state.empty()
     }
 }
 
@@ -313,12 +316,9 @@ impl Deal {
     /// `s` as the rules read it.
     #[inline(always)]
     fn seen<'a, const N: usize, const P: usize>(&'a self, s: &'a State<N, P>) -> Seen<'a, N, P> {
-        let top_bits = s.tops.map(|card| self.bits[usize::from(card)]);
         Seen {
             deal: self,
             state: s,
-            top_bits,
-            tops: top_bits.iter().fold(0, |m, &b| m | b),
         }
     }
 
@@ -346,10 +346,11 @@ impl Deal {
         rules::fill_choices(&self.seen(s), p)
     }
 
-    /// The legal moves (R2, R3), as `rules::LegalMoves` lists them.
+    /// The legal moves (R2, R3), as `rules::LegalMoves` lists them, given
+    /// `discards`, the piles that may be discarded ([`Deal::discards`]).
     #[inline]
-    fn legal<const N: usize, const P: usize>(&self, s: &State<N, P>) -> LegalMoves {
-        LegalMoves::of_piles::<_, P>(&self.seen(s))
+    fn legal<const N: usize, const P: usize>(&self, s: &State<N, P>, discards: u8) -> LegalMoves {
+        LegalMoves::with_discards::<_, P>(&self.seen(s), discards)
     }
 
     /// Play `mv`, known to be legal, on `s`: the cards go where R2 says, and a deal
@@ -368,10 +369,14 @@ impl Deal {
                 let targets = rules::deal_targets(&self.seen(s));
                 let mut next = usize::from(s.dealt);
                 if u32::from(targets) == (1 << P) - 1 {
-                    // A whole deal, the common case: no test per pile.
+                    // A whole deal, the common case: no test per pile, and every
+                    // height goes up by one at once.
+                    let cards = &self.stock[next..next + P];
                     for p in 0..P {
-                        s.push(p, self.stock[next + p]);
+                        s.piles[p][s.height(p)] = cards[p];
+                        s.tops[p] = cards[p];
                     }
+                    s.heights = s.heights.map(|h| h + 1);
                     next += P;
                 } else {
                     for p in (0..P).filter(|p| targets >> p & 1 == 1) {
@@ -811,7 +816,7 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
             self.count_node()?;
             // With no pile empty and nothing to discard, only the deal can be legal.
             if s.empty() != 0 || discards != 0 {
-                let legal = self.deal.legal(s);
+                let legal = self.deal.legal(s, discards);
                 if legal.is_empty() {
                     return Ok(Settled::Lost);
                 }
@@ -1794,7 +1799,7 @@ mod tests {
             (0..P).fold(0, |m, p| m | u8::from(pos.height(p) == 0) << p)
         );
         assert_eq!(s.total(), (0..P).map(|p| pos.height(p)).sum::<usize>());
-        let legal = deal.legal(&s);
+        let legal = deal.legal(&s, deal.discards(&s));
         let moves: Vec<Move> = legal.iter().collect();
         assert_eq!(moves, pos.legal_moves(), "{}", pos.to_text());
         for mv in moves {
