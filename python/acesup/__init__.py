@@ -17,6 +17,8 @@ from ._core import (
     Solution,
     Solvability,
     Stats,
+    deck_from_kpat,
+    deck_from_pysol,
     deck_from_seed,
     game_seed,
     simulate,
@@ -48,5 +50,7 @@ __all__ = [
     "Comparison",
     "Pair",
     "deck_from_seed",
+    "deck_from_kpat",
+    "deck_from_pysol",
     "game_seed",
 ] + errors.__all__

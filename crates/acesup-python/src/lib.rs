@@ -11,6 +11,7 @@
 
 mod arguments;
 mod cards;
+mod deals;
 mod errors;
 mod game;
 mod moves;
@@ -37,6 +38,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(strategies::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(rng::deck_from_seed, m)?)?;
     m.add_function(wrap_pyfunction!(rng::game_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(deals::deck_from_kpat, m)?)?;
+    m.add_function(wrap_pyfunction!(deals::deck_from_pysol, m)?)?;
     m.add_class::<solver::PySolution>()?;
     m.add_class::<solver::PySolvability>()?;
     m.add_function(wrap_pyfunction!(solver::solve, m)?)?;

@@ -190,9 +190,15 @@ mod tests {
         use std::collections::BTreeMap;
 
         /// The repository's shared vectors: two levels above this crate.
-        const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/rng_vectors.json");
+        const PATH: &str = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/rng_vectors.json"
+        );
         /// Compiled in, so that a moved or missing file is a build error, not a silent pass.
-        const TEXT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/rng_vectors.json"));
+        const TEXT: &str = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/rng_vectors.json"
+        ));
 
         #[derive(Debug, Clone)]
         enum Json {
