@@ -218,3 +218,37 @@ def test_game_from_a_bad_number(engine, maker, what, top):
         getattr(engine.Game, maker)("5")
     with pytest.raises(TypeError, match="^rules must be a Rules or None, got str"):
         getattr(engine.Game, maker)(5, "kpat")
+
+
+# --- the programs' deals solved -----------------------------------------------------
+
+SOLVER_RULES = {"kpat": {"deal": "any", "relocate_single": True},
+                "kpat's solver": {"deal": "free", "relocate_single": True}}  # R8.4
+
+
+@pytest.mark.parametrize("options", SOLVER_RULES.values(), ids=SOLVER_RULES)
+@pytest.mark.parametrize("n", range(1, 41))
+def test_every_winning_line_for_a_kpat_deal_replays_in_the_reference(n, options):
+    import acesup
+    import acesup.reference as ref
+    solution = acesup.solve(acesup.Game.from_kpat(n, acesup.Rules(**options)), node_limit=200_000)
+    if solution.winnable:
+        game = ref.Game.from_kpat(n, ref.Rules(**options))
+        for move in solution.moves:
+            game.play(str(move))
+        assert game.is_won
+
+
+# The solver of main handles four piles dealt to all; pysol_aces_up_5 and
+# pysol_russian_aces join this list with the solver of the family (branch solver).
+@pytest.mark.parametrize("preset", ["pysol"])
+@pytest.mark.parametrize("n", [1, 2, 31999, 32000, 32001, 300000000000, PYSOL_MAX])
+def test_every_winning_line_for_a_pysol_deal_replays_in_the_reference(n, preset):
+    import acesup
+    import acesup.reference as ref
+    solution = acesup.solve(acesup.Game.from_pysol(n, acesup.Rules.preset(preset)), node_limit=200_000)
+    if solution.winnable:
+        game = ref.Game.from_pysol(n, ref.Rules.preset(preset))
+        for move in solution.moves:
+            game.play(str(move))
+        assert game.is_won
