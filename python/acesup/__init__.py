@@ -24,6 +24,8 @@ from ._core import (
     Solution,
     Solvability,
     Stats,
+    deck_from_kpat,
+    deck_from_pysol,
     deck_from_seed,
     game_seed,
     simulate,
@@ -75,5 +77,7 @@ __all__ = [
     "Pair",
     "Batch",
     "deck_from_seed",
+    "deck_from_kpat",
+    "deck_from_pysol",
     "game_seed",
 ] + errors.__all__

@@ -49,12 +49,13 @@ def _requirement(low: int, high: int | None) -> str:
     return f"an int from {low} to {high - 1}"
 
 
-def rules_arg(rules: R | None, rules_type: type[R]) -> R:
-    """``rules``, or the standard rules ``rules_type()`` for None, where
-    ``rules_type`` is the ``Rules`` class of the engine at hand. ``TypeError`` for
-    anything else (with a hint for a text, which ``Rules.parse`` reads)."""
+def rules_arg(rules: R | None, rules_type: type[R], default: R | None = None) -> R:
+    """``rules``, or for None ``default`` (the standard rules ``rules_type()`` when
+    that is None too), where ``rules_type`` is the ``Rules`` class of the engine at
+    hand. ``TypeError`` for anything else (with a hint for a text, which
+    ``Rules.parse`` reads)."""
     if rules is None:
-        return rules_type()
+        return rules_type() if default is None else default
     if not isinstance(rules, rules_type):
         hint = " (use Rules.parse() for a text)" if isinstance(rules, str) else ""
         raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__}{hint}")

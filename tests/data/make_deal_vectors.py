@@ -1,5 +1,5 @@
 """Regenerate tests/data/deal_vectors.json: the decks of kpat and PySolFC deal
-numbers, and outputs of CPython's Mersenne Twister (docs/DEALS.md).
+numbers, and outputs of CPython's Mersenne Twister (docs/RULES.md R8).
 
     python tests/data/make_deal_vectors.py      (needs pysol_cards: pip install pysol_cards)
 

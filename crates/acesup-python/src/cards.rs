@@ -6,7 +6,7 @@ use crate::protocols::py_methods;
 use acesup::cards::{Card, DECK_SIZE};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyInt, PyString, PyTuple, PyType};
+use pyo3::types::{PyInt, PyList, PyString, PyTuple, PyType};
 
 /// A playing card (RULES.md R1.1), an immutable value. `Card(text)` parses R6.1
 /// text; `CardError` for anything else, `TypeError` for a non-string.
@@ -37,6 +37,12 @@ pub fn card_objects(py: Python<'_>) -> PyResult<&[Py<PyCard>]> {
 pub fn card_tuple<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyTuple>> {
     let objects = card_objects(py)?;
     PyTuple::new(py, cards.iter().map(|c| &objects[c.index()]))
+}
+
+/// Cards as a list of the shared Card objects (the decks that functions return).
+pub fn card_list<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyList>> {
+    let objects = card_objects(py)?;
+    PyList::new(py, cards.iter().map(|c| &objects[c.index()]))
 }
 
 fn parse_card(text: &Bound<'_, PyAny>) -> PyResult<Card> {

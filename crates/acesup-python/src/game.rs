@@ -2,15 +2,18 @@
 
 use crate::arguments::{int_arg, repr, seed_arg, str_arg, type_name, value_error, Arg, U64_END};
 use crate::cards::{card_tuple, PyCard};
+use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::{OrPyErr, PositionError};
 use crate::moves::{move_arg, PyMove};
 use crate::protocols::{display, lock, py_methods};
-use crate::rules::{rules_arg, PyRules};
+use crate::rules::{rules_arg, rules_or, PyRules};
 use acesup::cards::{self, Card};
+use acesup::deals;
 use acesup::game::Game;
 use acesup::moves::Move;
 use acesup::position::Position;
 use acesup::rng::Rng;
+use acesup::rules::Rules;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -105,6 +108,34 @@ py_methods!(PyGame [mutable, equatable] {
         let seed = seed_arg(seed, "seed")?;
         let rules = rules_arg(rules)?;
         PyGame::new_object(cls.py(), Game::from_seed(seed, rules))
+    }
+
+    /// The game of kpat's deal number `n` (R8), under `Rules.kpat()` unless `rules`
+    /// says otherwise; the strategy stream is `Rng(0)`.
+    #[classmethod]
+    #[pyo3(signature = (n, rules = None))]
+    fn from_kpat(
+        cls: &Bound<'_, PyType>,
+        n: &Bound<'_, PyAny>,
+        rules: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<Self>> {
+        let deck = deals::deck_from_kpat(kpat_arg(n)?).or_py()?;
+        let rules = rules_or(rules, Rules::kpat())?;
+        PyGame::new_object(cls.py(), Game::from_deck(&deck, rules, 0).or_py()?)
+    }
+
+    /// The game of PySolFC's game number `n` (R8), under `Rules.pysol()` unless
+    /// `rules` says otherwise; the strategy stream is `Rng(0)`.
+    #[classmethod]
+    #[pyo3(signature = (n, rules = None))]
+    fn from_pysol(
+        cls: &Bound<'_, PyType>,
+        n: &Bound<'_, PyAny>,
+        rules: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<Self>> {
+        let deck = deals::deck_from_pysol(pysol_arg(n)?).or_py()?;
+        let rules = rules_or(rules, Rules::pysol())?;
+        PyGame::new_object(cls.py(), Game::from_deck(&deck, rules, 0).or_py()?)
     }
 
     /// The game dealt from `deck` (R1.3), with the strategy stream `Rng(seed)`.

@@ -12,6 +12,7 @@
 mod arguments;
 mod batch;
 mod cards;
+mod deals;
 mod errors;
 mod game;
 mod moves;
@@ -39,6 +40,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rng::deck_from_seed, m)?)?;
     m.add_function(wrap_pyfunction!(rng::game_seed, m)?)?;
     m.add_class::<batch::PyBatchEngine>()?;
+    m.add_function(wrap_pyfunction!(deals::deck_from_kpat, m)?)?;
+    m.add_function(wrap_pyfunction!(deals::deck_from_pysol, m)?)?;
     m.add_class::<solver::PySolution>()?;
     m.add_class::<solver::PySolvability>()?;
     m.add_function(wrap_pyfunction!(solver::solve, m)?)?;

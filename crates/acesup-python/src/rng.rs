@@ -1,7 +1,7 @@
 //! `Rng`, `game_seed` and `deck_from_seed`: the generator of docs/RNG.md.
 
 use crate::arguments::{int_arg, seed_arg, value_error, U64_END};
-use crate::cards::card_objects;
+use crate::cards::card_list;
 use crate::protocols::{lock, py_methods};
 use crate::rules::rules_arg;
 use acesup::rng::{self, Rng};
@@ -80,7 +80,5 @@ pub fn deck_from_seed<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let seed = seed_arg(seed, "seed")?;
-    let deck = rng::deck_from_seed(seed, &rules_arg(rules)?);
-    let objects = card_objects(py)?;
-    PyList::new(py, deck.iter().map(|c| &objects[c.index()]))
+    card_list(py, &rng::deck_from_seed(seed, &rules_arg(rules)?))
 }

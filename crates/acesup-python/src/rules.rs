@@ -77,9 +77,14 @@ fn set_option(rules: &mut Rules, option: &str, value: &Bound<'_, PyAny>) -> PyRe
 
 /// `rules`, or the standard rules for None; `TypeError` for anything else.
 pub fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+    rules_or(rules, Rules::standard())
+}
+
+/// [`rules_arg`] with `default` for None (the program's preset of a numbered deal).
+pub fn rules_or(rules: Option<&Bound<'_, PyAny>>, default: Rules) -> PyResult<Rules> {
     match rules {
-        None => Ok(Rules::standard()),
-        Some(r) if r.is_none() => Ok(Rules::standard()),
+        None => Ok(default),
+        Some(r) if r.is_none() => Ok(default),
         Some(r) => match r.cast::<PyRules>() {
             Ok(r) => Ok(r.get().0),
             Err(_) => {
@@ -179,6 +184,30 @@ py_methods!(PyRules [value] {
     #[classmethod]
     fn russian_aces(_cls: &Bound<'_, PyType>) -> Self {
         PyRules(Rules::russian_aces())
+    }
+
+    /// KDE kpat's "Aces Up" as a person plays it (R8.3): `deal="any", relocate_single=True`.
+    #[classmethod]
+    fn kpat(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::kpat())
+    }
+
+    /// PySolFC's "Aces Up" (#903), the same game as kpat's (R8.3).
+    #[classmethod]
+    fn pysol(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::pysol())
+    }
+
+    /// PySolFC's "Aces Up 5" (#353): its "Aces Up" with `piles=5` (R8.3).
+    #[classmethod]
+    fn pysol_aces_up_5(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::pysol_aces_up_5())
+    }
+
+    /// PySolFC's "Russian Aces" (#213): its "Aces Up" with `deal_to="empty"` (R8.3).
+    #[classmethod]
+    fn pysol_russian_aces(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::pysol_russian_aces())
     }
 
     /// The preset of this name (R5).

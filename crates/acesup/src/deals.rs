@@ -1,4 +1,4 @@
-//! The numbered deals of KDE's kpat and of PySolFC (docs/DEALS.md), the same as
+//! The numbered deals of KDE's kpat and of PySolFC (docs/RULES.md R8), the same as
 //! `acesup.reference.deals`.
 //!
 //! Both programs put their shuffled list into the talon in list order and deal

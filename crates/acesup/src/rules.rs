@@ -105,13 +105,17 @@ pub const OPTIONS: [&str; 8] = [
     "deal_to",
 ];
 /// The preset names (R5).
-pub const PRESETS: [&str; 6] = [
+pub const PRESETS: [&str; 10] = [
     "standard",
     "strict",
     "easy",
     "reverse",
     "aces_up_5",
     "russian_aces",
+    "kpat",
+    "pysol",
+    "pysol_aces_up_5",
+    "pysol_russian_aces",
 ];
 
 /// A value given to [`Rules::set_option`], as the caller received it.
@@ -188,6 +192,38 @@ impl Rules {
         }
     }
 
+    /// KDE kpat's "Aces Up" as a person plays it (R8.3): any top card, a lone one
+    /// too, fills an empty pile, and a deal is legal whenever the stock is not empty.
+    pub const fn kpat() -> Rules {
+        Rules {
+            deal: DealRule::Any,
+            relocate_single: true,
+            ..Rules::standard()
+        }
+    }
+
+    /// PySolFC's "Aces Up" (#903), the same game as kpat's (R8.3).
+    pub const fn pysol() -> Rules {
+        Rules::kpat()
+    }
+
+    /// PySolFC's "Aces Up 5" (#353): its "Aces Up" with five piles (R8.3).
+    pub const fn pysol_aces_up_5() -> Rules {
+        Rules {
+            piles: 5,
+            ..Rules::pysol()
+        }
+    }
+
+    /// PySolFC's "Russian Aces" (#213): its "Aces Up" with a deal to the empty piles
+    /// only when there are any (R8.3).
+    pub const fn pysol_russian_aces() -> Rules {
+        Rules {
+            deal_to: DealTo::Empty,
+            ..Rules::pysol()
+        }
+    }
+
     /// A preset by name (R5), ignoring surrounding white space and case;
     /// `RulesError` for an unknown one.
     pub fn preset(name: &str) -> Result<Rules> {
@@ -198,6 +234,10 @@ impl Rules {
             "reverse" => Ok(Rules::reverse()),
             "aces_up_5" => Ok(Rules::aces_up_5()),
             "russian_aces" => Ok(Rules::russian_aces()),
+            "kpat" => Ok(Rules::kpat()),
+            "pysol" => Ok(Rules::pysol()),
+            "pysol_aces_up_5" => Ok(Rules::pysol_aces_up_5()),
+            "pysol_russian_aces" => Ok(Rules::pysol_russian_aces()),
             _ => Err(rules_error(format!(
                 "unknown rules preset {}: expected one of {}",
                 py_repr(name),
@@ -1047,7 +1087,7 @@ mod tests {
             ("fill=all", "fill must be one of 'top', 'ace', 'any', got 'all'"),
             ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to'"),
             ("deal=stuck,strict", "the preset 'strict' must come first in 'deal=stuck,strict'"),
-            ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces'"),
+            ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces'"),
             ("ace_high=maybe", "ace_high must be one of 'true', '1', 'yes', 'false', '0', 'no', got 'maybe'"),
             ("fill", "expected option=value in 'fill', got 'fill'"),
             ("fill=top,fill=any", "option 'fill' is given twice in 'fill=top,fill=any'"),
@@ -1266,6 +1306,20 @@ mod tests {
             assert_eq!(Rules::parse(&rules.to_string()).unwrap(), rules);
         }
         assert_eq!(Rules::parse("aces_up_5").unwrap(), Rules::aces_up_5());
+        // R8.3: the programs' games as a person plays them.
+        assert_eq!(
+            Rules::parse("kpat").unwrap().to_string(),
+            "fill=top,deal=any,relocate_single=true,ace_high=true"
+        );
+        assert_eq!(Rules::preset("pysol").unwrap(), Rules::kpat());
+        assert_eq!(
+            Rules::preset("PySol_Aces_Up_5").unwrap().to_string(),
+            "fill=top,deal=any,relocate_single=true,ace_high=true,piles=5"
+        );
+        assert_eq!(
+            Rules::preset("pysol_russian_aces").unwrap().to_string(),
+            "fill=top,deal=any,relocate_single=true,ace_high=true,deal_to=empty"
+        );
         assert_eq!(
             Rules::parse("Russian_Aces, piles=5").unwrap(),
             Rules {

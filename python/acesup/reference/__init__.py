@@ -11,6 +11,7 @@ from .. import errors
 from ..errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
 from .batch import Batch
 from .cards import Card
+from .deals import deck_from_kpat, deck_from_pysol
 from .game import Game
 from .moves import Move
 from .rng import Rng, deck_from_seed, game_seed
@@ -41,5 +42,7 @@ __all__ = [
     "Comparison",
     "Pair",
     "deck_from_seed",
+    "deck_from_kpat",
+    "deck_from_pysol",
     "game_seed",
 ] + errors.__all__

@@ -1,4 +1,4 @@
-"""The numbered deals of KDE's kpat and of PySolFC (docs/DEALS.md).
+"""The numbered deals of KDE's kpat and of PySolFC (docs/RULES.md R8).
 
 A player stuck on kpat deal 1234 or PySolFC game 98765 names the deal by its
 number; these functions give the deck that the program deals for that number, in

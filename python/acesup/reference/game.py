@@ -14,6 +14,7 @@ from ..display import game_svg
 from ..errors import IllegalMoveError, PositionError, UndoError
 from . import rules as rulebook
 from .cards import Card, deck_cards
+from .deals import deck_from_kpat, deck_from_pysol
 from .moves import Move, as_move
 from .position import Position
 from .rng import Rng, deck_from_rng
@@ -59,6 +60,26 @@ class Game:
         rng = Rng(seed)
         rules = rules_arg(rules, rulebook.Rules)
         return cls._new(Position.dealt(deck_from_rng(rng, rules), rules), rng)
+
+    @classmethod
+    def from_kpat(cls, n: int, rules: rulebook.Rules | None = None) -> Game:
+        """The game of kpat's deal number ``n`` (R8), under ``Rules.kpat()`` unless
+        ``rules`` says otherwise; the strategy stream is ``Rng(0)``.
+
+        The errors of ``deck_from_kpat`` and of ``from_deck``.
+        """
+        deck = deck_from_kpat(n)
+        return cls.from_deck(deck, rules_arg(rules, rulebook.Rules, rulebook.Rules.kpat()))
+
+    @classmethod
+    def from_pysol(cls, n: int, rules: rulebook.Rules | None = None) -> Game:
+        """The game of PySolFC's game number ``n`` (R8), under ``Rules.pysol()``
+        unless ``rules`` says otherwise; the strategy stream is ``Rng(0)``.
+
+        The errors of ``deck_from_pysol`` and of ``from_deck``.
+        """
+        deck = deck_from_pysol(n)
+        return cls.from_deck(deck, rules_arg(rules, rulebook.Rules, rulebook.Rules.pysol()))
 
     @classmethod
     def from_deck(cls, deck: str | Iterable[Card | str], rules: rulebook.Rules | None = None,

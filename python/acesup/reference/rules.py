@@ -44,6 +44,11 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "reverse": {"ace_high": False},
     "aces_up_5": {"piles": 5},
     "russian_aces": {"deal_to": "empty"},
+    # The programs' games as a person plays them (R8.3).
+    "kpat": {"deal": "any", "relocate_single": True},
+    "pysol": {"deal": "any", "relocate_single": True},
+    "pysol_aces_up_5": {"deal": "any", "relocate_single": True, "piles": 5},
+    "pysol_russian_aces": {"deal": "any", "relocate_single": True, "deal_to": "empty"},
 }
 _BOOL_TEXT = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
@@ -136,6 +141,27 @@ class Rules(Frozen):
         """``deal_to="empty"``: PySolFC's "Russian Aces", a deal fills only the empty
         piles when there are any (R2.3)."""
         return cls(deal_to="empty")
+
+    @classmethod
+    def kpat(cls) -> Rules:
+        """KDE kpat's "Aces Up" as a person plays it (R8.3): ``deal="any",
+        relocate_single=True``."""
+        return cls(**_PRESETS["kpat"])
+
+    @classmethod
+    def pysol(cls) -> Rules:
+        """PySolFC's "Aces Up" (#903), the same game as kpat's (R8.3)."""
+        return cls(**_PRESETS["pysol"])
+
+    @classmethod
+    def pysol_aces_up_5(cls) -> Rules:
+        """PySolFC's "Aces Up 5" (#353): its "Aces Up" with ``piles=5`` (R8.3)."""
+        return cls(**_PRESETS["pysol_aces_up_5"])
+
+    @classmethod
+    def pysol_russian_aces(cls) -> Rules:
+        """PySolFC's "Russian Aces" (#213): its "Aces Up" with ``deal_to="empty"`` (R8.3)."""
+        return cls(**_PRESETS["pysol_russian_aces"])
 
     @classmethod
     def preset(cls, name: str) -> Rules:

@@ -1,0 +1,43 @@
+//! `deck_from_kpat` and `deck_from_pysol`: the numbered deals of kpat and PySolFC
+//! (RULES.md R8), and the deal-number arguments of `Game.from_kpat` and
+//! `Game.from_pysol`.
+
+use crate::arguments::{int_arg, value_error};
+use crate::cards::card_list;
+use crate::errors::OrPyErr;
+use acesup::deals::{self, KPAT_MAX, PYSOL_MAX};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+/// A kpat deal number as an `i128`: `TypeError` for a non-int, `ValueError` naming
+/// the range 1 to 2**31 - 1 for an int outside it, however large.
+pub fn kpat_arg(n: &Bound<'_, PyAny>) -> PyResult<i128> {
+    int_arg(n, "a kpat deal number", 1, Some(KPAT_MAX + 1), value_error)
+}
+
+/// A PySolFC game number as an `i128`, checked as [`kpat_arg`] checks for 1 to 10**20.
+pub fn pysol_arg(n: &Bound<'_, PyAny>) -> PyResult<i128> {
+    int_arg(
+        n,
+        "a PySolFC game number",
+        1,
+        Some(PYSOL_MAX + 1),
+        value_error,
+    )
+}
+
+/// The deck of kpat's Aces Up deal number `n` (1 to 2**31 - 1), in deal order.
+#[pyfunction]
+pub fn deck_from_kpat<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    card_list(py, &deals::deck_from_kpat(kpat_arg(n)?).or_py()?)
+}
+
+/// The deck of PySolFC's game number `n` (1 to 10**20) for Aces Up, Aces Up 5 and
+/// Russian Aces, in deal order.
+#[pyfunction]
+pub fn deck_from_pysol<'py>(
+    py: Python<'py>,
+    n: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    card_list(py, &deals::deck_from_pysol(pysol_arg(n)?).or_py()?)
+}
