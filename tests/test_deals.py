@@ -254,7 +254,6 @@ def test_every_winning_line_for_a_pysol_deal_replays_in_the_reference(n, preset)
         assert game.is_won
 
 
-@pytest.mark.xfail(reason="main's solver misses wins under deal='any' (its family support is on branch solver)")
 def test_kpat_deal_22_is_winnable_in_kpats_game():
     # A win under deal="free" (kpat's solver's rules, R8.4) is a win in kpat's game,
     # which allows every move those rules do.
