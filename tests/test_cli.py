@@ -70,6 +70,10 @@ def test_every_command_has_help_with_examples(capsys, monkeypatch, command):
     (["simulate", "--games", "lots"], "--games"),
     (["simulate", "--seed", str(2**64)], "2**64"),
     (["simulate", "--threads", "0"], "--threads"),
+    (["simulate", "--threads", "257"], "at most 256 threads"),
+    (["simulate", "--threads", "1e30"], "at most 256 threads"),
+    (["simulate", "--games", "1e20"], "at most 2**64 games"),
+    (["simulate", "--games", str(2**64 + 1)], "at most 2**64 games"),
     (["simulate", "--strategy", "clever"], "clever"),
     (["simulate", "--strategy", "montecarlo:playouts=0"], "playouts"),
     (["simulate", "--rules", "fill=sideways"], "sideways"),
@@ -89,7 +93,11 @@ def test_every_command_has_help_with_examples(capsys, monkeypatch, command):
     (["play", "--rules", "harder"], "harder"),
     (["table", "--strategy", "clever"], "clever"),
     (["table", "--games", "0"], "--games"),
+    (["table", "--games", "1e20"], "at most 2**64 games"),
+    (["table", "--threads", "1e30"], "at most 256 threads"),
     (["bench", "--strategy", "clever"], "clever"),
+    (["bench", "--games", "1e20"], "at most 2**64 games"),
+    (["bench", "--memory-games", "1e20"], "at most 2**64 games"),
 ])
 def test_a_bad_argument_is_one_line_on_stderr_and_exit_status_2(capsys, monkeypatch, argv, says):
     status, out, err = run(capsys, monkeypatch, *argv)
@@ -98,6 +106,13 @@ def test_a_bad_argument_is_one_line_on_stderr_and_exit_status_2(capsys, monkeypa
     assert err.count("\n") == 1 and err.startswith("acesup") and "error:" in err, err
     assert says in err
     assert "Traceback" not in err
+    assert str(int(1e30)) not in err  # a number is quoted as typed, not as its 31 digits
+
+
+def test_version(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "--version")
+    assert status == 0
+    assert out == f"acesup {acesup.__version__}\n"
 
 
 def test_a_bad_argument_in_a_real_process_has_no_traceback():
@@ -254,20 +269,67 @@ def test_play_takes_moves_explains_mistakes_and_undoes(capsys, monkeypatch):
     assert "\033[" not in out  # no colour when not on a terminal
 
 
-def test_play_hint_suggests_a_legal_move_of_a_winning_line(capsys, monkeypatch):
+def test_play_hint_suggests_the_first_move_of_a_winning_line(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "play", "--seed", str(WINNABLE_SEED), stdin="hint\n")
     assert status == 0
-    hint = out.split("hint: ", 1)[1].split()[0]
     game = acesup.Game.from_seed(WINNABLE_SEED)
-    assert game.is_legal(hint)
-    assert "the solver found a win" in out
+    assert f"hint: {acesup.solve(game).moves[0]}\n" in out  # the move alone, no verdict
+    assert "win" not in out.split("hint: ", 1)[1]
 
 
-def test_play_hint_falls_back_on_greedy_when_the_deal_is_lost(capsys, monkeypatch):
+def test_play_hint_falls_back_on_greedy_without_giving_away_that_the_deal_is_lost(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "play", "--seed", str(LOST_SEED), stdin="hint\n")
     assert status == 0
     game = acesup.Game.from_seed(LOST_SEED)
-    assert f"hint: {acesup.strategy('greedy')(game)} (greedy's move; this deal can no longer be won)" in out
+    assert f"hint: {acesup.strategy('greedy')(game)}\n" in out
+    assert "won" not in out and "greedy" not in out  # the verdict is for `solve` to give
+
+
+def test_play_solve_gives_the_verdict_on_request(capsys, monkeypatch):
+    _, out, _ = run(capsys, monkeypatch, "play", "--seed", str(LOST_SEED), stdin="solve\n")
+    assert "this position can no longer be won: the solver proved it\n" in out
+    moves = acesup.solve(acesup.Game.from_seed(WINNABLE_SEED)).moves
+    _, out, _ = run(capsys, monkeypatch, "play", "--seed", str(WINNABLE_SEED), stdin="solve\n")
+    assert f"this position can be won: the solver found a win in {len(moves)} moves\n" in out
+
+
+def one_move_from_a_win():
+    """The game of WINNABLE_SEED with all but the last move of a winning line played, and that line."""
+    game = acesup.Game.from_seed(WINNABLE_SEED)
+    moves = acesup.solve(game).moves
+    for move in moves[:-1]:
+        game.play(move)
+    return game, moves
+
+
+def test_a_win_in_one_move_is_singular(capsys, monkeypatch):
+    game, moves = one_move_from_a_win()
+    script = "".join(f"{move}\n" for move in moves[:-1]) + "solve\n"
+    _, out, _ = run(capsys, monkeypatch, "play", "--seed", str(WINNABLE_SEED), stdin=script)
+    assert "the solver found a win in 1 move\n" in out
+    _, out, _ = run(capsys, monkeypatch, "solve", "--position", game.to_str())
+    assert "winnable: a winning line of 1 move (" in out
+
+
+def test_play_error_messages_show_cards_as_the_board_does(capsys, monkeypatch):
+    game = acesup.Game.from_seed(42)
+    with pytest.raises(acesup.IllegalMoveError) as error:
+        game.play("d0")
+    assert "Qs" in str(error.value)  # the engine's message uses the card notation
+    _, out, _ = run(capsys, monkeypatch, "play", "--seed", "42", stdin="d0\n")
+    assert "Q\u2660  6\u2663  7\u2666  4\u2660" in out  # the board
+    assert str(error.value).replace("Qs", "Q\u2660") + "\n" in out
+
+
+def test_play_header_fits_80_columns(capsys, monkeypatch):
+    _, out, _ = run(capsys, monkeypatch, "play", "--seed", str(2**64 - 1), "--rules", "easy", "--deal", "stuck",
+                    "--relocate-single", "--ace-low", stdin="")
+    header = out.split("\n\n", 1)[0].splitlines()
+    assert all(len(line) <= 80 for line in header), header
+    assert header[0] == f"Aces Up, seed {2**64 - 1} (--seed {2**64 - 1} deals it again)"
+    rules = acesup.Rules(fill="any", deal="stuck", relocate_single=True, ace_high=False)
+    assert acesup.Rules.parse(" ".join(header[1:-1]).removeprefix("rules ")) == rules
+    assert "but the kings" in out  # what is left in a win under ace_high=False
 
 
 def test_play_to_a_win(capsys, monkeypatch):
@@ -293,6 +355,84 @@ def test_play_to_a_loss_with_other_rules(capsys, monkeypatch):
 def test_play_ends_at_the_end_of_input(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "play", "--seed", "5", stdin="")
     assert status == 0 and "stopped with 0 of 48" in out
+
+
+# --- no traceback, whatever the streams ------------------------------------------------------
+
+
+def python_m_run(*argv, env=None, **kwargs):
+    """``python -m acesup *argv`` run to its end: the CompletedProcess, output as bytes."""
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", "acesup", *argv], timeout=120,
+                          env={**os.environ, **(env or {})}, **kwargs)
+
+
+def test_play_with_stdin_closed_stops_at_once():
+    done = subprocess.run([sys.executable, "-m", "acesup", "play", "--seed", "42"], capture_output=True,
+                          timeout=60, preexec_fn=lambda: os.close(0))  # acesup play <&-
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    assert b"stopped with 0 of 48 cards discarded" in done.stdout
+
+
+def test_bytes_that_are_not_text_are_a_line_that_is_not_a_move():
+    """printf '\\xff\\nquit\\n' | acesup play --seed 42"""
+    done = python_m_run("play", "--seed", "42", input=b"\xff\nd0\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    out = done.stdout.decode()
+    assert "not a move: '\ufffd'" in out
+    assert "cannot discard Q\u2660 from pile 0" in out and "stopped with 0 of 48" in out
+
+
+ASCII_OUTPUTS = [
+    {"PYTHONIOENCODING": "ascii"},
+    {"PYTHONIOENCODING": "latin-1"},
+    {"PYTHONUTF8": "0", "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONIOENCODING": ""},
+]
+
+
+@pytest.mark.parametrize("env", ASCII_OUTPUTS, ids=["ascii", "latin-1", "C-locale"])
+@pytest.mark.parametrize("argv, stdin", [
+    (["solve", "--seed", "1"], None),
+    (["simulate", "--games", "200"], None),
+    (["play", "--seed", "42"], b"d0\n\xff\nmoves\nquit\n"),
+    (["table", "--games", "3", "--strategy", "greedy", "--node-limit", "100"], None),
+])
+def test_an_output_that_cannot_write_the_suits_gets_their_letters(env, argv, stdin):
+    done = python_m_run(*argv, env=env, input=stdin)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    out = done.stdout.decode("ascii" if env.get("PYTHONIOENCODING") != "latin-1" else "latin-1")
+    assert "\u2660" not in out and "\u2588" not in out
+    if argv[0] == "solve":
+        assert "Ts  8s  Kh  5s" in out  # Game.from_seed(1) as the board shows it, in letters
+    if argv[0] == "play":
+        assert "Qs  6c  7d  4s" in out and "cannot discard Qs from pile 0" in out
+    if argv[0] == "simulate":
+        assert "  won  " in out and "#" in out  # the histogram's bars
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["simulate", "--games", "100"], ["solve", "--seed", str(WINNABLE_SEED)]])
+def test_output_that_cannot_be_written_is_one_line_on_stderr_and_status_1(argv):
+    with open("/dev/full", "w") as full:  # acesup simulate > /dev/full
+        done = python_m_run(*argv, stdout=full)
+    assert done.returncode == 1
+    err = done.stderr.decode()
+    assert err == f"acesup {argv[0]}: error: cannot write the output: No space left on device\n"
+
+
+def test_simulate_on_the_reference_engine_says_it_runs_on_one_thread(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "simulate", "--games", "20", "--engine", "reference")
+    assert status == 0
+    assert out.splitlines()[0] == "strategy random, seed 0, reference engine on one thread (pure Python)"
+    _, out, _ = run(capsys, monkeypatch, "simulate", "--games", "20", "--engine", "reference", "--threads", "4")
+    assert "reference engine on one thread (pure Python; --threads is ignored)" in out
+    assert "all cores" not in out
+    _, out, _ = run(capsys, monkeypatch, "simulate", "--games", "20", "--engine", "reference", "--json")
+    assert json.loads(out)["threads"] == 1
 
 
 def test_play_colours_hearts_and_diamonds_on_a_terminal_unless_no_color(capsys, monkeypatch):
@@ -358,3 +498,13 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(monkeypatch, capsys):
         status = main(["solve", "--seed", str(WINNABLE_SEED)])
     assert status == 141
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_text_histogram_takes_the_win_score_from_its_length():
+    from acesup.cli import _text_histogram
+
+    lines = _text_histogram((1, 2, 3, 4, 5, 6, 7)).splitlines()[1:]  # win score 6: bars 0-3, 4-5 and won
+    assert [line.split()[0] for line in lines] == ["0-", "4-", "won"]
+    assert [int(line.split()[-2]) for line in lines] == [10, 11, 7]
+    standard = _text_histogram(acesup.simulate(100).histogram).splitlines()
+    assert standard[-2].startswith("44-47") and standard[-1].split()[0] == "won"

@@ -109,3 +109,59 @@ def test_both_engines_make_the_same_table():
     native = acesup.simulate(300, "simple", seed=1, scores=True)
     reference = acesup.reference.simulate(300, "simple", seed=1, scores=True)
     assert native._repr_html_() == reference._repr_html_() == stats_html(native)
+
+
+def histogram_bars(html):
+    """The bars of the SVG histogram in a Stats table, as (score, count, height, colour)."""
+    root = ET.fromstring(html)
+    svg, = root.iter(f"{SVG}svg")
+    return [(int(bar.get("data-score")), int(bar.get("data-count")), float(bar.get("height")), bar.get("fill"))
+            for bar in svg.iter(f"{SVG}rect") if bar.get("class") == "bar"]
+
+
+def test_the_stats_html_draws_the_histogram(engine):
+    stats = engine.simulate(400, "greedy", seed=5)
+    bars = histogram_bars(stats._repr_html_())
+    assert [(score, count) for score, count, _, _ in bars] == list(enumerate(stats.histogram))
+    most = max(stats.histogram)
+    for _, count, height, _ in bars:
+        assert math.isclose(height, 60 * count / most, abs_tol=0.05)  # in proportion, the tallest 60 high
+    assert {colour for score, _, _, colour in bars if score < 48} == {"#90a4ae"}
+    assert bars[-1][3] == "#2e7d32"  # the won games in their own colour
+    assert all(height == 0 for _, _, height, _ in histogram_bars(engine.Stats.empty()._repr_html_()))
+
+
+class FakeStats:
+    """What the pictures read of a Stats, with a histogram of another length than
+    the standard game's 49 (a smaller deck: RULES.md R1.4)."""
+
+    def __init__(self, histogram):
+        self.histogram = tuple(histogram)
+        self.games = sum(histogram)
+        self.wins = histogram[-1]
+        self.win_rate = self.wins / self.games
+        self.ci95 = (0.1, 0.9)
+        self.mean_score = sum(score * count for score, count in enumerate(histogram)) / self.games
+        self.scores = None
+
+
+def test_the_pictures_take_the_win_score_from_the_histogram_length():
+    stats = FakeStats([1, 0, 2, 5, 3, 4])  # win score 5
+    bars = histogram_bars(stats_html(stats))
+    assert len(bars) == 6 and bars[-1][:2] == (5, 4) and bars[-1][3] == "#2e7d32"
+    assert bars[3][3] == "#90a4ae"
+    root = ET.fromstring(stats_html(stats))
+    assert "5 won" in [text.text for text in root.iter(f"{SVG}text")]
+
+
+def test_the_svg_draws_every_pile_of_five(engine):
+    """The width follows the number of piles, not four (RULES.md R1.4, piles=5)."""
+    game = engine.Game.from_seed(3)
+
+    class FivePiles:  # the game's public face with a fifth pile
+        piles = (*game.piles, (engine.Card("Ah"),))
+        stock, discards, is_over, is_won = game.stock, game.discards, False, False
+
+    four, five = ET.fromstring(game._repr_svg_()), ET.fromstring(game_svg(FivePiles()))
+    assert float(five.get("width")) == float(four.get("width")) + 56 + 14  # a card and a gap more
+    assert [text for text, _, _ in cards(game_svg(FivePiles()), top_only=True)][-1] == "Ah"

@@ -5,6 +5,11 @@ travel by pickle as they would to a remote machine."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import acesup
@@ -59,3 +64,18 @@ def test_shards_cover_the_games_in_order():
     assert distributed._shard_ranges(10, 5, 3) == [(5, 4), (9, 3), (12, 3)]
     assert distributed._shard_ranges(2, 0, 5) == [(0, 1), (1, 1)]
     assert distributed._shard_ranges(0, 0, 5) == []
+
+
+def test_the_documented_example_runs_as_a_script(tmp_path):
+    """docs/DISTRIBUTED.md's first example, pasted into a file and run: a local
+    cluster starts worker processes that import the script again, which only its
+    ``if __name__ == "__main__":`` guard makes work."""
+    doc = (Path(__file__).parents[1] / "docs" / "DISTRIBUTED.md").read_text(encoding="utf-8")
+    example = re.search(r"```python\n(.*?)```", doc, flags=re.S)[1]
+    assert 'if __name__ == "__main__":' in example
+    script = tmp_path / "example.py"
+    script.write_text(example, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert str(acesup.simulate(10**6, "greedy", acesup.Rules.strict(), seed=7)) in done.stdout

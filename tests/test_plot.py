@@ -54,3 +54,22 @@ def test_without_a_path_the_figure_is_made_with_pyplot_to_be_shown():
         assert plt.fignum_exists(ax.figure.number)
     finally:
         plt.close(ax.figure)
+
+
+def test_the_title_names_what_made_the_stats_when_given(engine, tmp_path):
+    rules = engine.Rules.strict()
+    stats = engine.simulate(200, "greedy", rules, seed=9)
+    title = plot.histogram(stats, path=tmp_path / "s.png", strategy="greedy", rules=rules, seed=9).get_title()
+    first, figures = title.split("\n")
+    assert first == f"strategy greedy, seed 9, rules {rules}"
+    assert figures.startswith("200 games: win rate")
+    assert "\n" not in plot.histogram(stats, path=tmp_path / "t.png").get_title()  # nothing given, nothing named
+
+
+def test_the_histogram_takes_the_win_score_from_its_length(tmp_path):
+    from test_display import FakeStats
+
+    ax = plot.histogram(FakeStats([1, 0, 2, 5, 3, 4]), path=tmp_path / "small.png")
+    assert [bar.get_height() for bar in ax.patches] == [1, 0, 2, 5, 3, 4]
+    assert ax.get_xlabel() == "score (cards discarded; 5 = won)"
+    assert ax.patches[-1].get_facecolor() != ax.patches[0].get_facecolor()

@@ -1,20 +1,26 @@
-"""Checks of the arguments that the public functions of both engines take.
+"""Checks of the arguments that the public functions of both engines and the
+command line take.
 
-Shared by the reference engine, the command line and the helpers around the
-engines, so that a bad count, seed or limit is refused with the same words
-everywhere. This module imports nothing of the package: anything may use it.
+Shared by the reference engine, the command line, the benchmark and the helpers
+around the engines, so that a bad count, seed or limit is refused with the same
+words everywhere. This module imports nothing of the package: anything may use
+it without an import cycle.
 """
 
 from __future__ import annotations
 
+import argparse
+import math
 import operator
+from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["U64", "int_arg", "rules_arg"]
+__all__ = ["MAX_GAMES", "U64", "games_count", "int_arg", "int_at_least", "int_in_range", "rules_arg"]
 
 R = TypeVar("R")
 
 U64 = 2**64  # seeds, game indices and counts are 64-bit
+MAX_GAMES = U64  # so a run has at most 2**64 games (docs/API.md, simulate)
 
 
 def int_arg(value: object, name: str, low: int = 0, high: int | None = None,
@@ -54,3 +60,40 @@ def rules_arg(rules: R | None, rules_type: type[R]) -> R:
         hint = " (use Rules.parse() for a text)" if isinstance(rules, str) else ""
         raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__}{hint}")
     return rules
+
+
+def int_at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: an int >= ``low``, written as digits (``1_000_000`` too)
+    or as an integral float (``1e6``)."""
+    return int_in_range(low, None)
+
+
+def int_in_range(low: int, high: int | None, high_text: str | None = None) -> Callable[[str], int]:
+    """An argparse type: an int from ``low`` to ``high`` (no upper bound when
+    None), written as ``int_at_least`` reads it. ``high_text`` is how a message
+    writes the bound (``"2**64"``, rather than 20 digits). The message quotes the
+    text as typed, so ``1e30`` is never shown as its 31 digits."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            try:
+                number = float(text)
+            except ValueError:
+                number = math.nan
+            if not number.is_integer():
+                raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
+            value = int(number)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"at most {high_text or high}, got {text!r}")
+        return value
+
+    return convert
+
+
+def games_count(low: int = 1) -> Callable[[str], int]:
+    """An argparse type: a number of games, from ``low`` to ``MAX_GAMES``."""
+    return int_in_range(low, MAX_GAMES, "2**64 games (the game indices of a seed are 64-bit)")

@@ -24,6 +24,8 @@ from collections.abc import Callable
 import acesup
 import acesup.reference
 
+from .arguments import games_count, int_at_least
+
 __all__ = ["add_arguments", "main", "measure", "run"]
 
 EXAMPLES = """examples:
@@ -93,17 +95,15 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options, shared by ``acesup bench`` and ``python -m acesup.bench``."""
-    from .cli import int_at_least  # here, not at the top: acesup.cli imports this module
-
-    parser.add_argument("--games", type=int_at_least(1), default=2_000_000,
+    parser.add_argument("--games", type=games_count(), default=2_000_000,
                         help="native games per timing (default 2e6)")
-    parser.add_argument("--reference-games", type=int_at_least(1), default=5_000,
+    parser.add_argument("--reference-games", type=games_count(), default=5_000,
                         help="reference games (default 5000)")
-    parser.add_argument("--solver-games", type=int_at_least(0), default=10_000,
+    parser.add_argument("--solver-games", type=games_count(0), default=10_000,
                         help="deals the solver is timed on, 0 to skip (default 10000)")
     parser.add_argument("--node-limit", type=int_at_least(1), default=1_000_000,
                         help="positions the solver may search per deal (default 1e6)")
-    parser.add_argument("--memory-games", type=int_at_least(0), default=100_000_000,
+    parser.add_argument("--memory-games", type=games_count(0), default=100_000_000,
                         help="games of the memory run, 0 to skip (default 1e8)")
     parser.add_argument("--strategy", default="random", help="strategy to time (default random)")
 

@@ -9,20 +9,26 @@
 Every command has ``--help`` with examples. A bad argument, including one the
 engine rejects (a bad card, deck, position, rules text or strategy), ends the
 command with a one-line message on stderr and exit status 2, never a traceback;
-Ctrl-C ends it with status 130.
+Ctrl-C ends it with status 130, output that cannot be written (a full disk)
+with a one-line message and status 1, a reader that goes away with status 141.
+An output whose encoding cannot write the suit symbols (``PYTHONIOENCODING=ascii``,
+a C locale) shows the suits as the letters of the card notation instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import importlib
+import io
 import json
 import math
 import os
 import random
 import re
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TextIO
@@ -32,7 +38,8 @@ from tqdm import tqdm
 import acesup
 
 from . import bench, plot
-from .display import figure
+from .arguments import games_count, int_at_least, int_in_range
+from .display import SUIT_SYMBOLS, figure
 from .errors import AcesUpError, MoveError, UndoError
 
 __all__ = ["main"]
@@ -40,7 +47,7 @@ __all__ = ["main"]
 ENGINES = {"native": "acesup", "reference": "acesup.reference"}
 PRESETS = ("standard", "strict", "easy", "reverse")
 TABLE_STRATEGIES = ("random", "noop", "simple", "greedy", "lookahead", "montecarlo")
-WIN = 48  # the score of a won game (RULES.md R4.2)
+MAX_THREADS = 256  # the native engine's cap on threads (MAX_THREADS in crates/acesup/src/simulate.rs)
 BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the signal
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT)
 
@@ -48,8 +55,17 @@ SHARD_SECONDS = 0.25  # simulate plays in shards of about this long, so that Ctr
 FIRST_SHARD = 16  # games: small enough for the slowest strategy on the reference engine
 PROGRESS_DELAY = 1.0  # seconds before a progress bar appears: short runs show none
 
-HINT_NODES = 200_000  # how hard `hint` lets the solver look for a win before it asks greedy
+HINT_NODES = 200_000  # how hard `hint` and `solve` in `acesup play` let the solver look for a win
 HINT_SECONDS = 1.0
+WIDTH = 80  # the columns that the header of `acesup play` fits in
+
+# What the output writes beyond ASCII, and its stand-in where the output's encoding cannot
+# write it (PYTHONIOENCODING=ascii, a C locale, latin-1): the suits become the letters of the
+# card notation (RULES.md R6.1), which keeps the tableau's columns, since a card is two
+# characters either way.
+ASCII_FALLBACK = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c",
+                  "\u2588": "#", "\u258f": "|", "\u2013": "-", "\u00b7": "."}
+FALLBACK = "acesup-ascii"  # the name of the codecs error handler that writes them
 
 
 # --- arguments ----------------------------------------------------------------------------------
@@ -63,26 +79,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def int_at_least(low: int) -> Callable[[str], int]:
-    """An argparse type: an int >= ``low``, written as digits (``1_000_000`` too)
-    or as an integral float (``1e6``)."""
-
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            try:
-                number = float(text)
-            except ValueError:
-                number = math.nan
-            if not number.is_integer():
-                raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
-            value = int(number)
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}")
-        return value
-
-    return convert
+_threads = int_in_range(1, MAX_THREADS, f"{MAX_THREADS} threads (the native engine's cap)")
 
 
 def _seed(text: str) -> int:
@@ -151,32 +148,82 @@ def _bad_arguments(parser: argparse.ArgumentParser) -> Iterator[None]:
         parser.error(str(err))
 
 
+# --- the standard streams ----------------------------------------------------------------------
+
+
+def _ascii_fallback(error: UnicodeError) -> tuple[str, int]:
+    """A codecs error handler: ASCII_FALLBACK's stand-in for each character that
+    the encoding cannot write, and a backslash escape for any other."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "".join(ASCII_FALLBACK.get(char, char.encode("ascii", "backslashreplace").decode("ascii"))
+                   for char in error.object[error.start:error.end]), error.end
+
+
+def _prepare_streams() -> None:
+    """Makes the standard streams safe for whatever goes through them: stdout and
+    stderr write ASCII_FALLBACK's stand-ins for what their encoding cannot, and
+    stdin reads bytes that are not text in its encoding (a stray ``\\xff``) as
+    U+FFFD, which is then just a line that is not a move. A closed stream
+    (``acesup play <&-``) is None in ``sys`` and is left alone."""
+    codecs.register_error(FALLBACK, _ascii_fallback)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=FALLBACK)
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+
+
+def _terminal(stream: TextIO | None) -> bool:
+    """Whether ``stream`` is open and a terminal (a closed stdin or stdout is None)."""
+    return stream is not None and stream.isatty()
+
+
+def _discard_output() -> None:
+    """Points standard output at nothing, so that the interpreter's last flush of
+    what is left in its buffer cannot fail a second time at exit."""
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor: nothing is flushed at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 # --- presentation ---------------------------------------------------------------------------------
 
 
-def _colour(stream: TextIO) -> bool:
+def _colour(stream: TextIO | None) -> bool:
     """Whether to colour what goes to ``stream``: a terminal that is not "dumb",
     and no NO_COLOR in the environment (https://no-color.org)."""
-    return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    return _terminal(stream) and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
 _RED_CARD = re.compile("[2-9TJQKA][\u2665\u2666]")  # a heart or a diamond in the tableau
 
 
+_CARD_TEXT = re.compile(r"\b([2-9TJQKA])([cdhs])\b")  # a card in the notation of RULES.md R6.1
+
+
+def _as_on_the_board(message: str) -> str:
+    """``message`` (an engine's) with its cards written as the tableau shows them,
+    ``Q\u2660`` for ``Qs`` (RULES.md R6.6)."""
+    return _CARD_TEXT.sub(lambda card: card[1] + SUIT_SYMBOLS[card[2]], message)
+
+
 def _tableau(game: Any, colour: bool) -> str:
     """``str(game)`` (RULES.md R6.6) under a line of pile numbers, the hearts and
     diamonds in red when ``colour``."""
-    text = "0   1   2   3\n" + str(game)
+    text = "   ".join(map(str, range(len(game.piles)))) + "\n" + str(game)
     if colour:
         text = _RED_CARD.sub(lambda card: f"\033[31m{card[0]}\033[0m", text)
     return text
 
 
 def _text_histogram(histogram: tuple[int, ...], width: int = 40) -> str:
-    """The scores as bars, four scores a bar (0-3, 4-7, ..., 44-47) and the won
-    games (48) on a bar of their own, with counts and shares."""
-    bins = [(f"{low:2d}-{low + 3:2d}", sum(histogram[low:low + 4])) for low in range(0, WIN, 4)]
-    bins.append(("   won", histogram[WIN]))
+    """The scores as bars, four scores a bar (0-3, 4-7, ..., 44-47 in the standard
+    game) and the won games on a bar of their own, with counts and shares. A
+    histogram has a count for every score from 0 to the win score."""
+    win = len(histogram) - 1
+    bins = [(f"{low:2d}-{min(low + 3, win - 1):2d}", sum(histogram[low:min(low + 4, win)]))
+            for low in range(0, win, 4)]
+    bins.append(("  won", histogram[win]))
     games, most = sum(histogram), max(count for _, count in bins)
     lines = ["score   games"]
     for label, count in bins:
@@ -216,6 +263,15 @@ def _simulate_in_shards(play: Callable[[int, int], Any], games: int, empty: Any,
     return stats, time.perf_counter() - began, False
 
 
+def _runs_on(args: argparse.Namespace) -> str:
+    """What plays the games: the engine, and on how many threads."""
+    if args.engine == "reference":
+        ignored = "; --threads is ignored" if args.threads is not None else ""
+        return f"reference engine on one thread (pure Python{ignored})"
+    threads = "all cores" if args.threads is None else f"{args.threads} thread{'s' * (args.threads > 1)}"
+    return f"native engine on {threads}"
+
+
 def _finite(value: float) -> float | None:
     """A float for JSON, which has no nan: None stands for "no games"."""
     return None if math.isnan(value) else value
@@ -228,7 +284,7 @@ def _simulate(args: argparse.Namespace) -> int:
         engine.simulate(0, args.strategy, rules, args.seed, threads=args.threads)  # checks them all
         if args.plot is not None:
             plot.check_path(args.plot)
-    progress = not args.json and sys.stdout.isatty()
+    progress = not args.json and _terminal(sys.stdout)
     stats, seconds, interrupted = _simulate_in_shards(
         lambda count, start: engine.simulate(count, args.strategy, rules, args.seed, threads=args.threads,
                                              start=start),
@@ -241,11 +297,11 @@ def _simulate(args: argparse.Namespace) -> int:
             "mean_score": _finite(stats.mean_score), "histogram": list(stats.histogram),
             "games_per_second": _finite(rate), "seconds": seconds,
             "strategy": args.strategy, "rules": str(rules), "seed": args.seed, "engine": args.engine,
-            "threads": args.threads, "partial": interrupted, "games_asked": args.games,
+            "threads": 1 if args.engine == "reference" else args.threads, "partial": interrupted,
+            "games_asked": args.games,
         }, indent=2))
     else:
-        threads = "all cores" if args.threads is None else f"{args.threads} thread{'s' * (args.threads > 1)}"
-        print(f"strategy {args.strategy}, seed {args.seed}, {args.engine} engine on {threads}")
+        print(f"strategy {args.strategy}, seed {args.seed}, {_runs_on(args)}")
         print(f"rules {rules}")
         if interrupted:
             print(f"interrupted: partial result, {stats.games:,} of {args.games:,} games played")
@@ -259,7 +315,7 @@ def _simulate(args: argparse.Namespace) -> int:
         print(_text_histogram(stats.histogram))
     if args.plot is not None:
         try:
-            plot.histogram(stats, path=args.plot)
+            plot.histogram(stats, path=args.plot, strategy=args.strategy, rules=rules, seed=args.seed)
         except OSError as err:  # the folder and the format were checked, but the disk may still refuse
             print(f"{args.parser.prog}: error: cannot write the plot: {err}", file=sys.stderr)
             return 1
@@ -290,7 +346,7 @@ def _solve(args: argparse.Namespace) -> int:
     print(f"position  {game.to_str()}")
     searched = f"{solution.nodes:,} position{'s' * (solution.nodes != 1)} searched"
     if solution.winnable:
-        print(f"winnable: a winning line of {len(solution.moves)} moves ({searched})")
+        print(f"winnable: a winning line of {_moves(len(solution.moves))} ({searched})")
     elif solution.winnable is False:
         print(f"lost: no sequence of moves wins this deal (proved exhaustively, {searched})")
     else:
@@ -308,41 +364,98 @@ def _solve(args: argparse.Namespace) -> int:
 # --- play -------------------------------------------------------------------------------------------
 
 PLAY_HELP = """\
-Type a move in the notation of RULES.md R6.3 (piles are numbered 0 to 3, left to right):
+Type a move in the notation of RULES.md R6.3 (piles are numbered 0 to {last}, left to right):
   d2       discard the top card of pile 2 (a higher card of its suit is on top of another pile)
   f2>0     fill the empty pile 0 with the top card of pile 2
   f2:1>0   fill pile 0 with the card at index 1 of pile 2, counted from the top (fill=any)
-  deal     deal four cards from the stock, one on each pile
+  deal     deal from the stock
 or a command:
   moves    list the legal moves        undo   take back the last move
-  hint     suggest a move              help   show this
-  quit     stop playing"""
+  hint     suggest a move              solve  tell whether this position can still be won
+  help     show this                   quit   stop playing (Ctrl-D too)"""
 
 
-def _hint(game: Any) -> tuple[Any, str]:
-    """A suggested move and why: the first move of the solver's winning line when it
-    proves a win within a small limit, else the "greedy" strategy's move."""
-    solution = acesup.solve(game, node_limit=HINT_NODES, time_limit=HINT_SECONDS)
+def _moves(count: int) -> str:
+    return f"{count} move{'s' * (count != 1)}"
+
+
+def _win_score(game: Any) -> int:
+    """The score of a won game: every card but one of each suit (RULES.md R4.2),
+    counted from the game's own cards, so that it holds under any rules."""
+    cards = [card for pile in game.piles for card in pile] + list(game.stock) + list(game.discards)
+    return len(cards) - len({card.suit for card in cards})
+
+
+def _search(game: Any) -> Any:
+    """The solver's verdict on ``game`` within the small limits of play."""
+    return acesup.solve(game, node_limit=HINT_NODES, time_limit=HINT_SECONDS)
+
+
+def _hint(game: Any) -> Any:
+    """A suggested move: the first move of the solver's winning line when it finds
+    one within its small limit, else the "greedy" strategy's move. Which of the two
+    it is goes unsaid, so that a hint does not give away whether the deal can
+    still be won; the player asks for that with ``solve``."""
+    solution = _search(game)
     if solution.winnable and solution.moves:
-        return solution.moves[0], f"the solver found a win in {len(solution.moves)} moves"
-    why = ("this deal can no longer be won" if solution.winnable is False
-           else "the solver found no win within its limit")
-    return acesup.strategy("greedy")(game), f"greedy's move; {why}"
+        return solution.moves[0]
+    return acesup.strategy("greedy")(game)
+
+
+def _verdict(game: Any) -> str:
+    """What the solver says of ``game``, in words (the ``solve`` command of play)."""
+    solution = _search(game)
+    if solution.winnable:
+        return f"this position can be won: the solver found a win in {_moves(len(solution.moves))}"
+    if solution.winnable is False:
+        return "this position can no longer be won: the solver proved it"
+    return (f"the solver found no win within its limit ({HINT_NODES:,} positions or {HINT_SECONDS:g} s): "
+            "the position may still be won")
+
+
+def _line_editing() -> None:
+    """Turns on line editing at the prompt where the ``readline`` module exists
+    (arrow keys, and Up to recall the lines typed before): ``input`` uses it once
+    it is imported."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401
+
+
+def _read_line(terminal: bool) -> str | None:
+    """The next line typed, or None at the end of the input (Ctrl-D, a closed
+    stdin). On a terminal Ctrl-D and Ctrl-C first end the prompt's line, so that
+    what follows starts on a fresh one."""
+    if sys.stdin is None:
+        return None
+    try:
+        return input("move> ")
+    except EOFError:
+        if terminal:
+            print()
+        return None
+    except KeyboardInterrupt:
+        if terminal:
+            print()
+        raise
 
 
 def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**64)
     with _bad_arguments(args.parser):
         game = acesup.Game.from_seed(seed, _rules(acesup, args))
-    colour, echo = _colour(sys.stdout), not sys.stdin.isatty()
-    print(f"Aces Up, seed {seed} (acesup play --seed {seed} deals it again), rules {game.rules}")
-    print("Discard every card but the four aces. Type a move (d2, f2>0, deal), or help.")
+    terminal = _terminal(sys.stdin) and _terminal(sys.stdout)
+    colour, echo, win = _colour(sys.stdout), not _terminal(sys.stdin), _win_score(game)
+    if terminal:
+        _line_editing()
+    print(f"Aces Up, seed {seed} (--seed {seed} deals it again)")
+    print(textwrap.fill(f"rules {game.rules}".replace(",", ", "), WIDTH, subsequent_indent="  "))
+    kept = "aces" if game.rules.ace_high else "kings"
+    print(f"Discard every card but the {kept}. Type a move (d2, f2>0, deal), or help.")
     print()
     print(_tableau(game, colour))
     while not game.is_over:
-        try:
-            line = input("move> ")
-        except EOFError:
+        line = _read_line(terminal)
+        if line is None:
             line = "quit"
         if echo:
             print(line)
@@ -350,33 +463,34 @@ def _play(args: argparse.Namespace) -> int:
         if not word:
             continue
         if word in ("quit", "exit", "q"):
-            print(f"stopped with {game.score} of 48 cards discarded")
+            print(f"stopped with {game.score} of {win} cards discarded")
             return 0
         if word in ("help", "?", "h"):
-            print(PLAY_HELP)
+            print(PLAY_HELP.format(last=len(game.piles) - 1))
         elif word == "moves":
             print("legal moves: " + " ".join(map(str, game.legal_moves())))
         elif word == "hint":
-            move, why = _hint(game)
-            print(f"hint: {move} ({why})")
+            print(f"hint: {_hint(game)}")
+        elif word == "solve":
+            print(_verdict(game))
         elif word == "undo":
             try:
                 print(f"took back {game.undo()}")
             except UndoError as err:
-                print(err)
+                print(_as_on_the_board(str(err)))
                 continue
             print(_tableau(game, colour))
         else:
             try:
                 game.play(word)
             except MoveError as err:  # malformed (MoveError) or against the rules (IllegalMoveError)
-                print(err)
+                print(_as_on_the_board(str(err)))
                 continue
             print(_tableau(game, colour))
     if game.is_won:
-        print(f"You won: all 48 cards discarded in {len(game.history)} moves.")
+        print(f"You won: all {win} cards discarded in {_moves(len(game.history))}.")
     else:
-        print(f"Game over: no move left, {game.score} of 48 cards discarded.")
+        print(f"Game over: no move left, {game.score} of {win} cards discarded.")
     return 0
 
 
@@ -403,7 +517,7 @@ def _table(args: argparse.Namespace) -> int:
         "| rules | deal | " + " | ".join(strategies) + " | solvable | unresolved |",
         "| --- | --- | " + " | ".join("---:" for _ in strategies) + " | ---: | ---: |",
     ]
-    with tqdm(total=len(rows), disable=not sys.stdout.isatty(), delay=PROGRESS_DELAY, unit="rules",
+    with tqdm(total=len(rows), disable=not _terminal(sys.stdout), delay=PROGRESS_DELAY, unit="rules",
               leave=False) as bar:
         for preset, deal in rows:
             rules = acesup.Rules.preset(preset).replace(deal=deal)
@@ -448,6 +562,7 @@ def _parser() -> _Parser:
   acesup bench --memory-games 0
 
 Run acesup COMMAND --help for the options of a command.""")
+    parser.add_argument("--version", action="version", version=f"acesup {acesup.__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
 
     simulate = commands.add_parser(
@@ -464,13 +579,15 @@ Run acesup COMMAND --help for the options of a command.""")
   acesup simulate --games 1e6 --json > result.json        machine-readable
   acesup simulate --games 1e6 --plot scores.png           with a histogram picture (acesup[plot])
   acesup simulate --games 1000 --engine reference         the pure-Python engine""")
-    simulate.add_argument("--games", type=int_at_least(1), default=100_000, metavar="N",
-                          help="number of games (default 100000; 1e6 and 1_000_000 work)")
+    simulate.add_argument("--games", type=games_count(), default=100_000, metavar="N",
+                          help="number of games (default 100000; 1e6 and 1_000_000 work; at most 2**64)")
     simulate.add_argument("--strategy", default="random", metavar="S",
                           help="random, noop, simple, greedy, lookahead, or montecarlo:playouts=P,policy=S "
                                "(docs/STRATEGIES.md; default random)")
     simulate.add_argument("--seed", type=_seed, default=0, metavar="K", help="master seed (default 0)")
-    simulate.add_argument("--threads", type=int_at_least(1), metavar="T", help="threads (default: all cores)")
+    simulate.add_argument("--threads", type=_threads, metavar="T",
+                          help=f"threads of the native engine, at most {MAX_THREADS} (default: all cores); "
+                               "the reference engine runs on one")
     simulate.add_argument("--engine", choices=tuple(ENGINES), default="native",
                           help="native (Rust, default) or reference (pure Python, slow)")
     simulate.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -504,8 +621,10 @@ Run acesup COMMAND --help for the options of a command.""")
         "play", parents=[rules], formatter_class=formatter,
         help="play a game in the terminal",
         description="Plays one game interactively: type moves in the notation of RULES.md R6.3 (d2, f2>0, "
-                    "f2:3>0, deal) or undo, hint, moves, help, quit. Reads standard input line by line, so a "
-                    "game can be scripted. Colour follows the terminal and NO_COLOR.",
+                    "f2:3>0, deal) or undo, hint (a suggested move), solve (whether the position can still "
+                    "be won), moves, help, quit (or Ctrl-D). On a terminal the arrow keys edit the line and "
+                    "Up recalls the lines typed before (where Python has readline). Reads standard input "
+                    "line by line, so a game can be scripted. Colour follows the terminal and NO_COLOR.",
         epilog="""examples:
   acesup play                        a random deal (its seed is printed)
   acesup play --seed 42 --rules easy
@@ -523,12 +642,13 @@ Run acesup COMMAND --help for the options of a command.""")
   acesup table > results.md
   acesup table --games 100000 --seed 1
   acesup table --games 1000 --strategy greedy --strategy lookahead --node-limit 1e5""")
-    table.add_argument("--games", type=int_at_least(1), default=10_000, metavar="N",
-                       help="deals per rules (default 10000)")
+    table.add_argument("--games", type=games_count(), default=10_000, metavar="N",
+                       help="deals per rules (default 10000; at most 2**64)")
     table.add_argument("--seed", type=_seed, default=0, metavar="K", help="master seed (default 0)")
     table.add_argument("--strategy", action="append", metavar="S",
                        help=f"a strategy column, repeatable (default: {', '.join(TABLE_STRATEGIES)})")
-    table.add_argument("--threads", type=int_at_least(1), metavar="T", help="threads (default: all cores)")
+    table.add_argument("--threads", type=_threads, metavar="T",
+                       help=f"threads, at most {MAX_THREADS} (default: all cores)")
     table.add_argument("--node-limit", type=int_at_least(1), default=1_000_000, metavar="N",
                        help="positions the solver may search per deal (default 1e6)")
     table.add_argument("--time-limit", type=_seconds, metavar="S",
@@ -546,14 +666,24 @@ Run acesup COMMAND --help for the options of a command.""")
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line ``acesup`` with ``argv`` (default: ``sys.argv[1:]``)
     and returns its exit status."""
+    _prepare_streams()
     args = _parser().parse_args(argv)
     try:
-        return args.run(args)
+        status = args.run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # now, so that output that cannot be written is reported, not lost at exit
+        return status
     except KeyboardInterrupt:
         print(f"{args.parser.prog}: interrupted", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:
-        # The reader went away (`acesup solve … | head`): stop quietly, as Unix tools do,
-        # and point stdout at nothing so that the interpreter's final flush cannot fail.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader went away (`acesup solve … | head`): stop quietly, as Unix tools do.
+        _discard_output()
         return BROKEN_PIPE
+    except OSError as err:
+        if err.filename is not None:  # not the output, which has no file name
+            print(f"{args.parser.prog}: error: {err}", file=sys.stderr)
+        else:  # `acesup simulate > /dev/full`
+            _discard_output()
+            print(f"{args.parser.prog}: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        return 1

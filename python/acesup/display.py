@@ -4,8 +4,8 @@
 ``acesup.reference`` call these functions, so a game or a batch of statistics
 looks the same in Jupyter whichever engine made it. They read only the public
 API (``piles``, ``stock``, ``discards``, ``is_over``, ``is_won``; ``games``,
-``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``scores``), never the
-engines' insides.
+``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``scores``, ``histogram``),
+never the engines' insides.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import math
 from html import escape
 from typing import Any
 
-__all__ = ["game_svg", "stats_html"]
+__all__ = ["game_svg", "histogram_svg", "stats_html"]
 
 # Card geometry, in SVG user units (pixels at 100% zoom).
 CARD_W, CARD_H = 56, 78
@@ -24,7 +24,12 @@ MARGIN = 10
 LABEL_H = 18  # the pile numbers above the piles
 FOOTER_H = 26  # the stock and discard counts below
 
+# The score histogram beside the Stats table.
+BAR_W, BARS_H = 5, 60  # one bar per score; the tallest bar's height
+AXIS_H = 16  # the score labels under the bars
+
 RED, BLACK = "#c62828", "#212121"
+LOST_BAR, WON_BAR = "#90a4ae", "#2e7d32"  # as acesup.plot draws them
 SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 SUIT_COLOURS = {"c": BLACK, "d": RED, "h": RED, "s": BLACK}
 FONT = "font-family='DejaVu Sans, Segoe UI Symbol, Arial, sans-serif'"
@@ -51,8 +56,8 @@ def _card(card: Any, x: float, y: float, top: bool) -> str:
 
 
 def game_svg(game: Any) -> str:
-    """The position of ``game`` (of either engine) as an SVG picture: the four
-    piles side by side, numbered 0 to 3 as moves name them, each pile's cards
+    """The position of ``game`` (of either engine) as an SVG picture: the piles
+    side by side, numbered from 0 as moves name them, each pile's cards
     stacked downwards from its bottom card so that every rank and suit shows and
     the top card is fully visible; hearts and diamonds in red; an empty pile as
     a dashed outline; and below, the stock and discard counts and, once the game
@@ -64,7 +69,7 @@ def game_svg(game: Any) -> str:
     """
     piles = game.piles
     tallest = max(1, *map(len, piles))
-    width = 2 * MARGIN + 4 * CARD_W + 3 * GAP
+    width = 2 * MARGIN + len(piles) * CARD_W + (len(piles) - 1) * GAP
     table_h = CARD_H + (tallest - 1) * OVERLAP
     height = MARGIN + LABEL_H + table_h + FOOTER_H + MARGIN
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
@@ -96,9 +101,35 @@ def figure(value: float, digits: int) -> str:
     return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
 
 
+def histogram_svg(histogram: Any) -> str:
+    """The score histogram as a small SVG picture: one bar per score from 0 to
+    the win score (the last count), its height in proportion to the most common
+    score's, the won games in their own colour, as ``acesup.plot`` draws them.
+    Each bar is a ``<rect class="bar">`` with ``data-score`` and ``data-count``
+    and a tooltip, so the picture can be checked by a program as well as read."""
+    counts = list(histogram)
+    win, most = len(counts) - 1, max(counts, default=0)
+    width, height = 2 * MARGIN + len(counts) * BAR_W, MARGIN + BARS_H + AXIS_H
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' class='acesup-histogram' width='{width}' "
+             f"height='{height}' viewBox='0 0 {width} {height}' {FONT}>"]
+    for score, count in enumerate(counts):
+        bar = round(BARS_H * count / most, 1) if most else 0
+        x, colour = MARGIN + score * BAR_W, WON_BAR if score == win else LOST_BAR
+        parts.append(f"<rect class='bar' data-score='{score}' data-count='{count}' x='{x}' "
+                     f"y='{MARGIN + BARS_H - bar}' width='{BAR_W - 1}' height='{bar}' fill='{colour}'>"
+                     f"<title>score {score}: {count:,} game{'s' * (count != 1)}</title></rect>")
+    baseline = MARGIN + BARS_H + AXIS_H - 4
+    parts.append(f"<text x='{MARGIN}' y='{baseline}' font-size='11' fill='{BLACK}'>0</text>")
+    parts.append(f"<text x='{width - MARGIN}' y='{baseline}' font-size='11' text-anchor='end' "
+                 f"fill='{BLACK}'>{win} won</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def stats_html(stats: Any) -> str:
-    """A small HTML table of ``stats`` (of either engine): games, wins, win rate
-    with its 95% interval, mean score, and whether per-game scores were kept."""
+    """A small HTML table of ``stats`` (of either engine), beside its score
+    histogram (``histogram_svg``): games, wins, win rate with its 95% interval,
+    mean score, and whether per-game scores were kept."""
     low, high = stats.ci95
     rows = [
         ("games", f"{stats.games:,}"),
@@ -110,4 +141,5 @@ def stats_html(stats: Any) -> str:
     ]
     body = "".join(f"<tr><th style='text-align:left'>{escape(name)}</th><td>{escape(value)}</td></tr>"
                    for name, value in rows)
-    return f"<table class='acesup-stats'><tbody>{body}</tbody></table>"
+    return (f"<div class='acesup-stats' style='display:flex;gap:1em;align-items:flex-end'>"
+            f"<table><tbody>{body}</tbody></table>{histogram_svg(stats.histogram)}</div>")

@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .compare import _name_of as name_of  # the name compare gives a strategy: its text or __qualname__
+
 __all__ = ["histogram"]
-
-WIN = 48  # the score of a won game (RULES.md R4.2)
-
 
 def require_matplotlib() -> None:
     """Raises ``ImportError`` naming the extra to install when matplotlib is missing."""
@@ -39,11 +38,35 @@ def check_path(path: str | os.PathLike[str]) -> None:
         raise ValueError(f"cannot save a plot as {os.fspath(path)!r}: there is no folder {folder!r}")
 
 
-def histogram(stats: Any, ax: Any = None, path: Any = None) -> Any:
+def _title(stats: Any, strategy: Any, rules: Any, seed: int | None) -> str:
+    """What the histogram shows: what played (those of strategy, rules and seed
+    that are given) on the first line, the figures on the second."""
+    made_by = []
+    if strategy is not None:
+        made_by.append(f"strategy {name_of(strategy)}")
+    if seed is not None:
+        made_by.append(f"seed {seed}")
+    if rules is not None:
+        made_by.append(f"rules {rules}")
+    if stats.games:
+        low, high = stats.ci95
+        figures = (f"{stats.games:,} games: win rate {stats.win_rate:.2%} (95% CI {low:.2%} to {high:.2%}), "
+                   f"mean score {stats.mean_score:.2f}")
+    else:
+        figures = "no games"
+    return "\n".join([", ".join(made_by), figures] if made_by else [figures])
+
+
+def histogram(stats: Any, ax: Any = None, path: Any = None, *, strategy: Any = None, rules: Any = None,
+              seed: int | None = None) -> Any:
     """Draws the score histogram of ``stats`` (a Stats of either engine): the
-    number of games that ended with each score 0 to 48, the won games (48) in
-    their own colour, with the win rate, its 95% interval and the mean score in
-    the title. Returns the matplotlib Axes.
+    number of games that ended with each score from 0 to the win score (48 in the
+    standard game), the won games in their own colour, with the win rate, its 95%
+    interval and the mean score in the title. Returns the matplotlib Axes.
+
+    ``strategy``, ``rules``, ``seed``: what made ``stats``, named on the title's
+    first line when given (a Stats does not know them), so that a saved picture
+    says what it shows.
 
     ``ax``: the Axes to draw on. Without one, a new figure is made: through
     pyplot when no ``path`` is given, so that it shows in a notebook or a
@@ -64,17 +87,13 @@ def histogram(stats: Any, ax: Any = None, path: Any = None) -> Any:
 
             ax = Figure(figsize=(8, 4)).subplots()
     counts = list(stats.histogram)
-    colours = ["#90a4ae"] * WIN + ["#2e7d32"]
-    ax.bar(range(WIN + 1), counts, width=0.85, color=colours)
-    ax.set_xlim(-1, WIN + 1)
-    ax.set_xlabel("score (cards discarded; 48 = won)")
+    win = len(counts) - 1  # a count for every score from 0 to the win score
+    colours = ["#90a4ae"] * win + ["#2e7d32"]
+    ax.bar(range(win + 1), counts, width=0.85, color=colours)
+    ax.set_xlim(-1, win + 1)
+    ax.set_xlabel(f"score (cards discarded; {win} = won)")
     ax.set_ylabel("games")
-    if stats.games:
-        low, high = stats.ci95
-        ax.set_title(f"{stats.games:,} games: win rate {stats.win_rate:.2%} "
-                     f"(95% CI {low:.2%} to {high:.2%}), mean score {stats.mean_score:.2f}")
-    else:
-        ax.set_title("no games")
+    ax.set_title(_title(stats, strategy, rules, seed))
     if path is not None:
         ax.figure.savefig(path, bbox_inches="tight")
     return ax
