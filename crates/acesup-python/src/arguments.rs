@@ -10,6 +10,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString};
 
+use crate::surrogates::text_of;
+
 /// `type(value).__name__`.
 pub fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
@@ -133,13 +135,13 @@ pub fn seed_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     Ok(int_arg(value, name, 0, Some(U64_END), value_error)? as u64)
 }
 
-/// A `str` argument, or `TypeError` worded by `message(type name)`.
+/// A `str` argument (lone surrogates as `surrogates::text_of` writes them), or `TypeError` worded by `message(type name)`.
 pub fn str_arg(
     value: &Bound<'_, PyAny>,
     message: impl FnOnce(String) -> String,
 ) -> PyResult<String> {
     match value.cast::<PyString>() {
-        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Ok(s) => text_of(s),
         Err(_) => Err(PyTypeError::new_err(message(type_name(value)))),
     }
 }

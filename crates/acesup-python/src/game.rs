@@ -6,6 +6,7 @@ use crate::errors::{OrPyErr, PositionError};
 use crate::moves::{move_arg, PyMove};
 use crate::protocols::{display, lock, py_methods};
 use crate::rules::{rules_arg, PyRules};
+use crate::surrogates::text_of;
 use acesup::cards::{self, Card};
 use acesup::game::Game;
 use acesup::moves::Move;
@@ -48,7 +49,7 @@ impl PyGame {
 /// The cards of a deck argument: R6.2 text, or a sequence of `Card` or card texts.
 fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(text) = deck.cast::<PyString>() {
-        return cards::parse_cards(&text.to_cow()?).or_py();
+        return cards::parse_cards(&text_of(&text)?).or_py();
     }
     let py = deck.py();
     static SET: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -69,7 +70,7 @@ fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         if let Ok(card) = item.cast::<PyCard>() {
             cards.push(card.get().0);
         } else if let Ok(text) = item.cast::<PyString>() {
-            cards.push(Card::parse(&text.to_cow()?).or_py()?);
+            cards.push(Card::parse(&text_of(&text)?).or_py()?);
         } else {
             return Err(PyTypeError::new_err(format!(
                 "deck[{position}] must be a Card or a card text, got {}",
