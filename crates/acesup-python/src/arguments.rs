@@ -176,7 +176,7 @@ pub fn start_arg<'py>(py: Python<'py>, start: Arg<'py>) -> PyResult<Bound<'py, P
 
 /// The game indices of a batch run of `games` games from `start` (both checked
 /// ints), as (start, games): `ValueError` unless start + games <= 2**64 (game
-/// indices are 64-bit).
+/// indices are 64-bit). No games from start 2**64 is an empty run.
 pub fn index_range(games: &Bound<'_, PyAny>, start: &Bound<'_, PyAny>) -> PyResult<(u64, u128)> {
     let end = start.add(games)?;
     if end.gt(U64_END)? {
@@ -184,5 +184,6 @@ pub fn index_range(games: &Bound<'_, PyAny>, start: &Bound<'_, PyAny>) -> PyResu
             "start + games must be at most 2**64 (game indices are 64-bit), got {end}"
         )));
     }
-    Ok((start.extract()?, games.extract()?))
+    // start is below 2**64 unless it is 2**64 with no games: any start will do then.
+    Ok((start.extract().unwrap_or(u64::MAX), games.extract()?))
 }

@@ -55,7 +55,7 @@ fn verdict_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
 
 /// The search limits of `solve` and `solvability`: `node_limit` None or an int >= 1
 /// (a larger one than 2**64 - 1 is no limit), `time_limit` None or a positive
-/// number of seconds (infinity is no limit).
+/// number of seconds (infinity, or an int too large for a float, is no limit).
 fn limits_arg(
     node_limit: Option<&Bound<'_, PyAny>>,
     time_limit: Option<&Bound<'_, PyAny>>,
@@ -82,7 +82,9 @@ fn limits_arg(
                     repr(t)?
                 )));
             }
-            std::time::Duration::try_from_secs_f64(t.extract::<f64>()?).ok()
+            // An int past the floats' range is more seconds than any run lasts: no limit.
+            let seconds = t.extract::<f64>().unwrap_or(f64::INFINITY);
+            std::time::Duration::try_from_secs_f64(seconds).ok()
         }
         _ => None,
     };

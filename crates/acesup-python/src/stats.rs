@@ -102,7 +102,10 @@ py_methods!(PyStats [value, summable, equatable] {
             )));
         }
         let mut counts = Vec::new();
-        for (score, count) in histogram.try_iter()?.enumerate() {
+        let mut items = histogram.try_iter()?;
+        // No more than the longest histogram and one past it is read, so that an
+        // endless iterator is refused rather than read for ever.
+        for (score, count) in items.by_ref().take(MAX_SCORES).enumerate() {
             let name = format!("histogram[{score}]");
             let count = int_object(&count?, &name, 0, None, value_error)?;
             // This engine counts in 64 bits (the reference has no bound).
@@ -112,6 +115,11 @@ py_methods!(PyStats [value, summable, equatable] {
                 ))
             })?;
             counts.push(count);
+        }
+        if items.next().transpose()?.is_some() {
+            return Err(PyValueError::new_err(format!(
+                "histogram must hold at most {MAX_SCORES} counts (win_score + 1), got more"
+            )));
         }
         let stats = Stats::from_histogram(&counts).or_py()?;
         match scores {

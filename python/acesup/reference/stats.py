@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -19,6 +20,7 @@ __all__ = ["Stats"]
 LENGTHS = frozenset(suits * (ranks - 1) + 1 for suits in range(1, 5) for ranks in range(2, 14)
                     if suits * ranks >= 4)
 SCORES = 49  # the standard game ends with 0 to 48 cards discarded
+_END = object()  # the end of an iterator, for next()
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 
@@ -57,7 +59,13 @@ class Stats(Frozen):
     def __init__(self, histogram: Iterable[int], scores: Any = None) -> None:
         if isinstance(histogram, (str, bytes)) or not isinstance(histogram, Iterable):
             raise TypeError(f"histogram must be a sequence of {SCORES} ints, got {type(histogram).__name__}")
-        counts = tuple(int_arg(count, f"histogram[{score}]") for score, count in enumerate(histogram))
+        # Read no more than the longest histogram and one past it, so that an endless
+        # iterator is refused rather than read for ever.
+        items = iter(histogram)
+        counts = tuple(int_arg(count, f"histogram[{score}]")
+                       for score, count in enumerate(itertools.islice(items, SCORES)))
+        if next(items, _END) is not _END:
+            raise ValueError(f"histogram must hold at most {SCORES} counts (win_score + 1), got more")
         if len(counts) not in LENGTHS:
             raise ValueError(f"histogram must hold win_score + 1 counts ({SCORES} for the standard game, "
                              f"scores 0 to 48), got {len(counts)}, which no layout gives")

@@ -1,0 +1,56 @@
+"""The edge cases on which the engines once disagreed (issue 9 items 9 and 10),
+each decided in docs/API.md: both engines do what it says."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import acesup.errors as errors
+
+
+@pytest.mark.parametrize("run", ["simulate", "solvability", "compare"])
+def test_no_games_from_the_last_index_is_an_empty_run(engine, run):
+    """start + games <= 2**64 holds for start = 2**64 and no games: an empty run."""
+    if run == "simulate":
+        assert engine.simulate(0, start=2**64).games == 0
+    elif run == "solvability":
+        result = engine.solvability(0, start=2**64)
+        assert (result.winnable, result.unwinnable, result.unresolved) == (0, 0, 0)
+    else:
+        assert engine.compare(["random"], 0, start=2**64).stats["random"].games == 0
+    with pytest.raises(ValueError, match="at most 2\\*\\*64"):
+        engine.simulate(1, start=2**64)
+
+
+def test_playouts_may_have_leading_zeros(engine):
+    padded = engine.strategy("montecarlo:playouts=00000000001")
+    assert engine.simulate(2, padded) == engine.simulate(2, "montecarlo:playouts=1")
+    with pytest.raises(errors.StrategyError, match="expected an int from 1 to 4294967295"):
+        engine.strategy("montecarlo:playouts=0004294967296")
+
+
+def test_move_indices_are_below_2_64(engine):
+    message = "index must be a non-negative int below 2\\*\\*64, got 18446744073709551616"
+    with pytest.raises(errors.MoveError, match=message):
+        engine.Move.fill(0, 1, 2**64)
+    with pytest.raises(errors.MoveError, match=message):
+        engine.Move.parse("f2:18446744073709551616>0")
+    assert engine.Move.fill(0, 1, 2**64 - 1).index == 2**64 - 1
+
+
+def test_a_time_limit_past_the_floats_is_no_limit(engine):
+    game = engine.Game.from_seed(1)
+    assert engine.solve(game, time_limit=10**400) == engine.solve(game)
+    assert engine.solvability(2, time_limit=10**400).unresolved == 0
+
+
+def test_an_endless_histogram_is_refused(engine):
+    with pytest.raises(ValueError, match="at most 49 counts"):
+        engine.Stats(iter(int, 1))
+    with pytest.raises(ValueError, match="at most 49 counts"):
+        engine.Stats(itertools.repeat(0))
+    with pytest.raises(ValueError, match="at most 49 counts"):
+        engine.Stats([0] * 50)
+    assert engine.Stats(iter([0] * 49)).games == 0
