@@ -54,3 +54,45 @@ def test_an_endless_histogram_is_refused(engine):
     with pytest.raises(ValueError, match="at most 49 counts"):
         engine.Stats([0] * 50)
     assert engine.Stats(iter([0] * 49)).games == 0
+
+
+# --- values of one engine given to the other (item 10) ------------------------------------
+
+def _other(engine):
+    import acesup
+    import acesup.reference
+    return acesup.reference if engine is acesup else acesup
+
+
+def test_the_other_engines_move_rules_and_cards_are_taken_by_their_text(engine):
+    other = _other(engine)
+    game = engine.Game.from_seed(5)
+    move = game.legal_moves()[0]
+    assert game.is_legal(other.Move.parse(str(move)))
+    game.play(other.Move.parse(str(move)))
+    assert game.history == (move,)
+    rules = other.Rules(fill="any", piles=5)
+    assert engine.Game.from_seed(5, rules).rules == engine.Rules(fill="any", piles=5)
+    deck = [other.Card(str(card)) for card in engine.deck_from_seed(9)]
+    assert engine.Game.from_deck(deck) == engine.Game.from_seed(9)
+
+
+def test_the_other_engines_game_is_refused_by_name(engine):
+    import acesup
+    other = _other(engine)
+    words = ("a reference-engine Game was given to the native engine" if engine is acesup
+             else "a native-engine Game was given to the reference engine")
+    with pytest.raises(TypeError, match=words):
+        engine.solve(other.Game.from_seed(1))
+
+
+def test_stats_of_equal_results_are_equal_across_engines(engine):
+    other = _other(engine)
+    histogram = [0] * 48 + [3]
+    histogram[7] = 2
+    for scores in (None, bytes([7, 48, 7, 48, 48])):
+        mine, theirs = engine.Stats(histogram, scores), other.Stats(histogram, scores)
+        assert mine == theirs and theirs == mine and not (mine != theirs)
+        assert hash(mine) == hash(theirs)
+    assert engine.Stats(histogram) != other.Stats(histogram, bytes([7, 48, 7, 48, 48]))
+    assert engine.simulate(20, seed=3) == other.simulate(20, seed=3)

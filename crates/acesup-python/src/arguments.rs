@@ -187,3 +187,26 @@ pub fn index_range(games: &Bound<'_, PyAny>, start: &Bound<'_, PyAny>) -> PyResu
     // start is below 2**64 unless it is 2**64 with no games: any start will do then.
     Ok((start.extract().unwrap_or(u64::MAX), games.extract()?))
 }
+
+/// Whether `value` is the reference engine's `name` (`Move`, `Rules`, `Card`,
+/// `Game`, `Stats`): a class of that name from `acesup.reference`. Its values are
+/// taken by their text; a reference Game is refused by name.
+pub fn is_reference(value: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    let kind = value.get_type();
+    if kind.name()?.to_cow()? != name {
+        return Ok(false);
+    }
+    let module = kind.module()?;
+    Ok(module.to_cow()?.starts_with("acesup.reference"))
+}
+
+/// The `TypeError` for a reference-engine Game given where this engine's Game is
+/// wanted, or `None` for any other value.
+pub fn reference_game_error(value: &Bound<'_, PyAny>, place: &str) -> PyResult<Option<PyErr>> {
+    Ok(is_reference(value, "Game")?.then(|| {
+        PyTypeError::new_err(format!(
+            "{place}: a reference-engine Game was given to the native engine \
+             (make the game with acesup.Game, or use acesup.reference.{place})"
+        ))
+    }))
+}

@@ -1,6 +1,8 @@
 //! `Game`: a game in progress behind a lock, and deck arguments.
 
-use crate::arguments::{int_arg, repr, seed_arg, str_arg, type_name, value_error, Arg, U64_END};
+use crate::arguments::{
+    int_arg, is_reference, repr, seed_arg, str_arg, type_name, value_error, Arg, U64_END,
+};
 use crate::cards::{card_tuple, PyCard};
 use crate::errors::{OrPyErr, PositionError};
 use crate::moves::{move_arg, PyMove};
@@ -71,6 +73,8 @@ fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
             cards.push(card.get().0);
         } else if let Ok(text) = item.cast::<PyString>() {
             cards.push(Card::parse(&text_of(&text)?).or_py()?);
+        } else if is_reference(&item, "Card")? {
+            cards.push(Card::parse(&item.str()?.to_cow()?).or_py()?);
         } else {
             return Err(PyTypeError::new_err(format!(
                 "deck[{position}] must be a Card or a card text, got {}",

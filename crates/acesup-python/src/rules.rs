@@ -1,6 +1,6 @@
 //! `Rules`: the rule options as a value, made from keywords, presets or text.
 
-use crate::arguments::{repr, str_arg, type_name};
+use crate::arguments::{is_reference, repr, str_arg, type_name};
 use crate::cards::card_tuple;
 use crate::errors::OrPyErr;
 use crate::protocols::py_methods;
@@ -76,11 +76,13 @@ fn set_option(rules: &mut Rules, option: &str, value: &Bound<'_, PyAny>) -> PyRe
     rules.set_option(option, given).or_py()
 }
 
-/// `rules`, or the standard rules for None; `TypeError` for anything else.
+/// `rules` (of either engine: the reference's by their text), or the standard
+/// rules for None; `TypeError` for anything else.
 pub fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     match rules {
         None => Ok(Rules::standard()),
         Some(r) if r.is_none() => Ok(Rules::standard()),
+        Some(r) if is_reference(r, "Rules")? => Rules::parse(&r.str()?.to_cow()?).or_py(),
         Some(r) => match r.cast::<PyRules>() {
             Ok(r) => Ok(r.get().0),
             Err(_) => {

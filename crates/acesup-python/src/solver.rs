@@ -2,8 +2,8 @@
 //! searches run where Ctrl-C can stop them.
 
 use crate::arguments::{
-    count_arg, index_range, int_arg, int_object, repr, seed_arg, start_arg, threads_arg, type_name,
-    value_error, Arg,
+    count_arg, index_range, int_arg, int_object, reference_game_error, repr, seed_arg, start_arg,
+    threads_arg, type_name, value_error, Arg,
 };
 use crate::errors::OrPyErr;
 use crate::game::PyGame;
@@ -293,6 +293,9 @@ pub fn solve(
     node_limit: Option<&Bound<'_, PyAny>>,
     time_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySolution> {
+    if let Some(error) = reference_game_error(game, "solve()")? {
+        return Err(error);
+    }
     let Ok(game) = game.cast::<PyGame>() else {
         return Err(PyTypeError::new_err(format!(
             "solve() takes an acesup.Game, got {}",

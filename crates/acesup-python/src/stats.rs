@@ -208,11 +208,12 @@ py_methods!(PyStats [value, summable, equatable] {
         Ok(Py::new(py, sum)?.into_any())
     }
 
-    fn __hash__(&self, py: Python<'_>) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (self.stats, self.score_bytes(py)).hash(&mut hasher);
-        hasher.finish()
+    /// `hash((histogram, scores bytes or None))`, the reference's: Stats equal
+    /// across the engines hash alike.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        (self.histogram(py)?, self.scores.as_ref().map(|b| b.bind(py)))
+            .into_pyobject(py)?
+            .hash()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..arguments import U64, int_arg
+from ..arguments import U64, int_arg, is_native
 from ..errors import MoveError
 from ..values import Ordered
 
@@ -150,10 +150,12 @@ def _move(key: tuple[int, ...]) -> Move:
 
 
 def as_move(move: Move | str, where: str) -> Move:
-    """``move`` itself, or the move its text names; ``MoveError`` for bad text,
+    """``move`` itself, or the move its text (or the native engine's Move) names; ``MoveError`` for bad text,
     ``TypeError`` (worded after ``where``) for another type."""
     if isinstance(move, Move):
         return move
     if isinstance(move, str):
         return Move.parse(move)
+    if is_native(move, "Move"):
+        return Move.parse(str(move))
     raise TypeError(f"{where} takes a Move or a move text, got {type(move).__name__}")

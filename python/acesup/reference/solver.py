@@ -15,7 +15,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 
-from ..arguments import U64, int_arg, rules_arg
+from ..arguments import U64, int_arg, native_game_error, rules_arg
 from ..values import Frozen
 from .game import Game
 from .moves import Move, as_move
@@ -175,6 +175,9 @@ def solve(game: Game, node_limit: int | None = None, time_limit: float | None = 
     is not a reference Game or a limit of the wrong type, ``ValueError`` for a
     limit that is not positive.
     """
+    error = native_game_error(game, "solve()")
+    if error is not None:
+        raise error
     if not isinstance(game, Game):
         raise TypeError(f"solve() takes an acesup.reference.Game, got {type(game).__name__}")
     node_limit, time_limit = _limits(node_limit, time_limit)

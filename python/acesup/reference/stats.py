@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..display import stats_html
-from ..arguments import int_arg
+from ..arguments import int_arg, is_native
 from ..values import Frozen
 
 __all__ = ["Stats"]
@@ -82,6 +82,15 @@ class Stats(Frozen):
                             ("win_rate", win_rate), ("ci95", ci95), ("mean_score", mean_score),
                             ("scores", view), ("_scores", data), ("_key", (counts, data))):
             object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        """The same games with the same recorded scores, the native engine's Stats
+        too (Python asks this method for ``native == reference`` as well)."""
+        if is_native(other, "Stats"):
+            return self._key == (other.histogram, None if other.scores is None else other.scores.tobytes())
+        return super().__eq__(other)
+
+    __hash__ = Frozen.__hash__  # hash(_key), as the native engine's hash
 
     @classmethod
     def empty(cls) -> Stats:
