@@ -96,3 +96,46 @@ def test_stats_of_equal_results_are_equal_across_engines(engine):
         assert hash(mine) == hash(theirs)
     assert engine.Stats(histogram) != other.Stats(histogram, bytes([7, 48, 7, 48, 48]))
     assert engine.simulate(20, seed=3) == other.simulate(20, seed=3)
+
+
+# --- what produced a Stats (item 15) ---------------------------------------------------------
+
+def test_simulate_stats_name_their_strategy_rules_and_seed(engine):
+    import pickle
+    rules = engine.Rules(fill="any")
+    stats = engine.simulate(6, "greedy", rules, seed=7)
+    assert (stats.strategy, stats.rules, stats.seed) == ("greedy", str(rules), 7)
+    for shown in (repr(stats), stats._repr_html_()):
+        assert "greedy" in shown and str(rules) in shown and "7" in shown
+    assert "strategy='greedy'" in repr(stats) and repr(stats).endswith("seed=7)")
+    again = pickle.loads(pickle.dumps(stats))
+    assert (again.strategy, again.rules, again.seed) == ("greedy", str(rules), 7)
+
+    def first(game):
+        return game.legal_moves()[0]
+
+    assert engine.simulate(2, first).strategy == first.__qualname__
+    assert engine.simulate(2).strategy == "random"
+
+
+def test_adding_stats_keeps_the_origin_they_agree_on(engine):
+    a = engine.simulate(3, "greedy", seed=7)
+    b = engine.simulate(3, "greedy", seed=7, start=3)
+    assert ((a + b).strategy, (a + b).seed) == ("greedy", 7)
+    c = engine.simulate(3, "random", seed=7, start=3)
+    assert ((a + c).strategy, (a + c).rules, (a + c).seed) == (None, a.rules, 7)
+    assert (engine.Stats.empty() + a).strategy == "greedy"
+    assert sum([a, b], engine.Stats.empty()).seed == 7
+
+
+def test_stats_equality_ignores_the_origin(engine):
+    stats = engine.simulate(4, "greedy", seed=2)
+    plain = engine.Stats(stats.histogram)
+    assert plain == stats and hash(plain) == hash(stats)
+    assert (plain.strategy, plain.rules, plain.seed) == (None, None, None)
+    named = engine.Stats(stats.histogram, None, "greedy", str(engine.Rules()), 2)
+    assert repr(named) == repr(stats)
+    with pytest.raises(TypeError, match="strategy must be a str or None"):
+        engine.Stats(stats.histogram, strategy=3)
+    with pytest.raises(ValueError, match="seed must be"):
+        engine.Stats(stats.histogram, seed=-1)
