@@ -91,6 +91,7 @@ def test_the_stats_table_shows_the_figures(engine):
         "games": "500", "wins": str(stats.wins), "win rate": f"{stats.win_rate:.5f}",
         "95% CI": f"{low:.5f} to {high:.5f}", "mean score": f"{stats.mean_score:.3f}",
         "per-game scores": "kept",
+        "strategy": "greedy", "rules": str(engine.Rules()), "seed": "3",
     }
     assert isinstance(stats.scores, np.ndarray) and stats.scores.dtype == np.uint8
 

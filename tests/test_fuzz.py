@@ -151,3 +151,61 @@ def _rebuild(constructor, args, state=None, *rest):
     if state is not None:
         game.__setstate__(state)
     return game.to_str()
+
+
+# --- lone surrogates ----------------------------------------------------------------------
+
+# Texts with lone surrogates ("\udcff" is what surrogateescape makes of a byte 0xff):
+# a Rust String cannot hold them, yet each must get the reference's specific error,
+# word for word, never a UnicodeEncodeError.
+surrogate = st.one_of(st.sampled_from(["\ud800", "\udcff", "\udfff"]), st.characters(categories=["Cs"]))
+with_surrogates = st.lists(st.one_of(surrogate, st.sampled_from(CARD_CHARS + "=fild,>:")), max_size=10).map(
+    "".join).filter(lambda text: any(0xD800 <= ord(c) < 0xE000 for c in text))
+
+
+def same_error(native_call, reference_call):
+    """Both calls raise the same exception type with the same message."""
+    native, reference = outcome_text(native_call), outcome_text(reference_call)
+    assert native == reference
+    assert native[0] is not UnicodeEncodeError, native
+
+
+def outcome_text(call):
+    try:
+        call()
+    except Exception as error:  # noqa: BLE001 - the type and message are what is compared
+        return (type(error), str(error))
+    return ("ok", None)
+
+
+SURROGATE_CALLS = {
+    "Card": lambda e, t: e.Card(t),
+    "Move.parse": lambda e, t: e.Move.parse(t),
+    "play": lambda e, t: e.Game.from_seed(1).play(t),
+    "is_legal": lambda e, t: e.Game.from_seed(1).is_legal(t),
+    "from_str": lambda e, t: e.Game.from_str(t),
+    "from_deck text": lambda e, t: e.Game.from_deck(t),
+    "from_deck cards": lambda e, t: e.Game.from_deck([t] * 52),
+    "Rules option": lambda e, t: e.Rules(fill=t),
+    "Rules keyword": lambda e, t: e.Rules(**{t: 1}),
+    "Rules.parse": lambda e, t: e.Rules.parse(t),
+    "Rules.preset": lambda e, t: e.Rules.preset(t),
+    "strategy": lambda e, t: e.strategy(t),
+}
+
+
+@fuzz
+@given(text=with_surrogates, call=st.sampled_from(sorted(SURROGATE_CALLS)))
+def test_lone_surrogates(text, call):
+    same_error(lambda: SURROGATE_CALLS[call](acesup, text), lambda: SURROGATE_CALLS[call](ref, text))
+
+
+def test_lone_surrogate_examples():
+    """The cases of issue 9 item 7, each with its specific error."""
+    for call in SURROGATE_CALLS:
+        same_error(lambda: SURROGATE_CALLS[call](acesup, "\udcff"), lambda: SURROGATE_CALLS[call](ref, "\udcff"))
+    import acesup.errors as errors
+    try:
+        acesup.Card("\udcff")
+    except errors.CardError as error:
+        assert "'\\udcff'" in str(error)

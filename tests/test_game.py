@@ -288,3 +288,54 @@ def test_rules_text_repr_pickle(engine, options):
 def test_rules_repr_examples(engine):
     assert repr(engine.Rules()) == "Rules()"
     assert repr(engine.Rules(fill="ace", deal="stuck")) == "Rules(fill='ace', deal='stuck')"
+
+
+# --- threads ---------------------------------------------------------------------------
+
+
+def test_threads_sharing_one_game_never_corrupt_it(engine):
+    """Eight threads playing, undoing, listing and copying one Game leave a game
+    whose history replays to its position, holding every card once; each call
+    sees the game whole (the native Mutex, the reference's lock)."""
+    import sys
+    import threading
+
+    game = engine.Game.from_seed(11)
+    failures = []
+
+    def hammer(worker):
+        try:
+            for step in range(300):
+                legal = game.legal_moves()
+                if legal and (step + worker) % 3:
+                    try:
+                        game.play(legal[-1])
+                    except errors.IllegalMoveError:
+                        pass  # another thread moved first: legal, and the game is unchanged
+                else:
+                    try:
+                        game.undo()
+                    except errors.UndoError:
+                        pass
+                dup = game.copy()
+                cards = sum(map(len, dup.piles)) + len(dup.stock) + len(dup.discards)
+                if cards != 52:
+                    failures.append(f"a copy holds {cards} cards")
+        except Exception as exc:  # noqa: BLE001 - any other error is the corruption this test looks for
+            failures.append(repr(exc))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible, to meet every race
+    try:
+        threads = [threading.Thread(target=hammer, args=(worker,)) for worker in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    replay = engine.Game.from_seed(11)
+    for move in game.history:
+        replay.play(move)
+    assert replay == game and replay.to_str() == game.to_str()

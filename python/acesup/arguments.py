@@ -15,11 +15,13 @@ import operator
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["U64", "MAX_GAMES", "int_arg", "rules_arg", "games_count", "int_at_least", "int_in_range"]
+__all__ = ["MAX_GAMES", "U64", "games_count", "int_arg", "int_at_least", "int_in_range", "is_native",
+           "native_game_error", "rules_arg"]
 
 R = TypeVar("R")
 
 U64 = 2**64  # seeds, game indices and counts are 64-bit
+MAX_GAMES = U64  # so a run has at most 2**64 games (docs/API.md, simulate)
 
 
 def int_arg(value: object, name: str, low: int = 0, high: int | None = None,
@@ -49,20 +51,37 @@ def _requirement(low: int, high: int | None) -> str:
     return f"an int from {low} to {high - 1}"
 
 
+def is_native(value: object, name: str) -> bool:
+    """Whether ``value`` is the native engine's ``name`` (``Move``, ``Rules``,
+    ``Card``, ``Game``, ``Stats``): a class of that name from ``acesup._core``,
+    recognised without importing it. The reference engine takes such values by
+    their text and refuses a native Game by name."""
+    kind = type(value)
+    return kind.__name__ == name and kind.__module__ == "acesup._core"
+
+
+def native_game_error(value: object, place: str) -> TypeError | None:
+    """The ``TypeError`` for a native-engine Game given where a reference Game is
+    wanted, or None for any other value."""
+    if not is_native(value, "Game"):
+        return None
+    return TypeError(f"{place}: a native-engine Game was given to the reference engine "
+                     f"(make the game with acesup.reference.Game, or use acesup.{place})")
+
+
 def rules_arg(rules: R | None, rules_type: type[R], default: R | None = None) -> R:
-    """``rules``, or for None ``default`` (the standard rules ``rules_type()`` when
-    that is None too), where ``rules_type`` is the ``Rules`` class of the engine at
-    hand. ``TypeError`` for anything else (with a hint for a text, which
-    ``Rules.parse`` reads)."""
+    """``rules`` (the native engine's by their text), or for None ``default`` (the
+    standard rules ``rules_type()`` when that is None too), where ``rules_type``
+    is the ``Rules`` class of the engine at hand. ``TypeError`` for
+    anything else (with a hint for a text, which ``Rules.parse`` reads)."""
     if rules is None:
         return rules_type() if default is None else default
+    if is_native(rules, "Rules"):
+        return rules_type.parse(str(rules))  # type: ignore[attr-defined]
     if not isinstance(rules, rules_type):
         hint = " (use Rules.parse() for a text)" if isinstance(rules, str) else ""
         raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__}{hint}")
     return rules
-
-
-MAX_GAMES = U64  # game indices are 64-bit, so a run has at most 2**64 games (docs/API.md, simulate)
 
 
 def int_at_least(low: int) -> Callable[[str], int]:

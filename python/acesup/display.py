@@ -129,7 +129,8 @@ def histogram_svg(histogram: Any) -> str:
 def stats_html(stats: Any) -> str:
     """A small HTML table of ``stats`` (of either engine), beside its score
     histogram (``histogram_svg``): games, wins, win rate with its 95% interval,
-    mean score, and whether per-game scores were kept."""
+    mean score, whether per-game scores were kept, and the strategy, rules and
+    seed that produced them when the Stats know them."""
     low, high = stats.ci95
     rows = [
         ("games", f"{stats.games:,}"),
@@ -139,6 +140,9 @@ def stats_html(stats: Any) -> str:
         ("mean score", figure(stats.mean_score, 3)),
         ("per-game scores", "kept" if stats.scores is not None else "not kept"),
     ]
+    # What produced the games, as far as the Stats know it (simulate sets all three).
+    rows += [(name, str(value)) for name, value in
+             (("strategy", stats.strategy), ("rules", stats.rules), ("seed", stats.seed)) if value is not None]
     body = "".join(f"<tr><th style='text-align:left'>{escape(name)}</th><td>{escape(value)}</td></tr>"
                    for name, value in rows)
     return (f"<div class='acesup-stats' style='display:flex;gap:1em;align-items:flex-end'>"

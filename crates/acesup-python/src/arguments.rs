@@ -10,6 +10,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString};
 
+use crate::surrogates::text_of;
+
 /// `type(value).__name__`.
 pub fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
@@ -133,13 +135,13 @@ pub fn seed_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     Ok(int_arg(value, name, 0, Some(U64_END), value_error)? as u64)
 }
 
-/// A `str` argument, or `TypeError` worded by `message(type name)`.
+/// A `str` argument (lone surrogates as `surrogates::text_of` writes them), or `TypeError` worded by `message(type name)`.
 pub fn str_arg(
     value: &Bound<'_, PyAny>,
     message: impl FnOnce(String) -> String,
 ) -> PyResult<String> {
     match value.cast::<PyString>() {
-        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Ok(s) => text_of(s),
         Err(_) => Err(PyTypeError::new_err(message(type_name(value)))),
     }
 }
@@ -174,7 +176,7 @@ pub fn start_arg<'py>(py: Python<'py>, start: Arg<'py>) -> PyResult<Bound<'py, P
 
 /// The game indices of a batch run of `games` games from `start` (both checked
 /// ints), as (start, games): `ValueError` unless start + games <= 2**64 (game
-/// indices are 64-bit).
+/// indices are 64-bit). No games from start 2**64 is an empty run.
 pub fn index_range(games: &Bound<'_, PyAny>, start: &Bound<'_, PyAny>) -> PyResult<(u64, u128)> {
     let end = start.add(games)?;
     if end.gt(U64_END)? {
@@ -182,5 +184,29 @@ pub fn index_range(games: &Bound<'_, PyAny>, start: &Bound<'_, PyAny>) -> PyResu
             "start + games must be at most 2**64 (game indices are 64-bit), got {end}"
         )));
     }
-    Ok((start.extract()?, games.extract()?))
+    // start is below 2**64 unless it is 2**64 with no games: any start will do then.
+    Ok((start.extract().unwrap_or(u64::MAX), games.extract()?))
+}
+
+/// Whether `value` is the reference engine's `name` (`Move`, `Rules`, `Card`,
+/// `Game`, `Stats`): a class of that name from `acesup.reference`. Its values are
+/// taken by their text; a reference Game is refused by name.
+pub fn is_reference(value: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    let kind = value.get_type();
+    if kind.name()?.to_cow()? != name {
+        return Ok(false);
+    }
+    let module = kind.module()?;
+    Ok(module.to_cow()?.starts_with("acesup.reference"))
+}
+
+/// The `TypeError` for a reference-engine Game given where this engine's Game is
+/// wanted, or `None` for any other value.
+pub fn reference_game_error(value: &Bound<'_, PyAny>, place: &str) -> PyResult<Option<PyErr>> {
+    Ok(is_reference(value, "Game")?.then(|| {
+        PyTypeError::new_err(format!(
+            "{place}: a reference-engine Game was given to the native engine \
+             (make the game with acesup.Game, or use acesup.reference.{place})"
+        ))
+    }))
 }

@@ -16,7 +16,7 @@ pyo3::import_exception!(acesup.errors, StrategyError);
 
 /// The Python exception of an engine error.
 pub fn py_err(e: Error) -> PyErr {
-    let message = e.message;
+    let message = crate::surrogates::restore(e.message);
     match e.kind {
         ErrorKind::Card => CardError::new_err(message),
         ErrorKind::Deck => DeckError::new_err(message),

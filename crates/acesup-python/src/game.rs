@@ -1,12 +1,15 @@
 //! `Game`: a game in progress behind a lock, and deck arguments.
 
-use crate::arguments::{int_arg, repr, seed_arg, str_arg, type_name, value_error, Arg, U64_END};
+use crate::arguments::{
+    int_arg, is_reference, repr, seed_arg, str_arg, type_name, value_error, Arg, U64_END,
+};
 use crate::cards::{card_tuple, PyCard};
 use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::{OrPyErr, PositionError};
 use crate::moves::{move_arg, PyMove};
 use crate::protocols::{display, lock, py_methods};
 use crate::rules::{rules_arg, rules_or, PyRules};
+use crate::surrogates::text_of;
 use acesup::cards::{self, Card};
 use acesup::deals;
 use acesup::game::Game;
@@ -51,7 +54,7 @@ impl PyGame {
 /// The cards of a deck argument: R6.2 text, or a sequence of `Card` or card texts.
 fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(text) = deck.cast::<PyString>() {
-        return cards::parse_cards(&text.to_cow()?).or_py();
+        return cards::parse_cards(&text_of(&text)?).or_py();
     }
     let py = deck.py();
     static SET: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -72,7 +75,9 @@ fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         if let Ok(card) = item.cast::<PyCard>() {
             cards.push(card.get().0);
         } else if let Ok(text) = item.cast::<PyString>() {
-            cards.push(Card::parse(&text.to_cow()?).or_py()?);
+            cards.push(Card::parse(&text_of(&text)?).or_py()?);
+        } else if is_reference(&item, "Card")? {
+            cards.push(Card::parse(&item.str()?.to_cow()?).or_py()?);
         } else {
             return Err(PyTypeError::new_err(format!(
                 "deck[{position}] must be a Card or a card text, got {}",

@@ -22,6 +22,7 @@ mod rules;
 mod solver;
 mod stats;
 mod strategies;
+mod surrogates;
 
 use pyo3::prelude::*;
 

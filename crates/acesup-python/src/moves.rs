@@ -1,6 +1,6 @@
 //! `Move`: moves as values, and pile arguments.
 
-use crate::arguments::{int_arg, int_object, str_arg, Arg};
+use crate::arguments::{int_arg, int_object, is_reference, str_arg, Arg};
 use crate::errors::{py_err, MoveError, OrPyErr};
 use crate::protocols::py_methods;
 use acesup::moves::{self, Move, MAX_PILES};
@@ -41,10 +41,13 @@ fn parse_move(text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
     Ok(PyMove(Move::parse(&text).or_py()?))
 }
 
-/// A move given as a `Move` or its text (`play`, `is_legal`).
+/// A move given as a `Move` (of either engine) or its text (`play`, `is_legal`).
 pub fn move_arg(value: &Bound<'_, PyAny>, place: &str) -> PyResult<Move> {
     if let Ok(m) = value.cast::<PyMove>() {
         return Ok(m.get().0);
+    }
+    if is_reference(value, "Move")? {
+        return Move::parse(&value.str()?.to_cow()?).or_py();
     }
     let text = str_arg(value, |t| {
         format!("{place} takes a Move or a move text, got {t}")

@@ -1,9 +1,10 @@
 //! `Rules`: the rule options as a value, made from keywords, presets or text.
 
-use crate::arguments::{repr, str_arg, type_name};
+use crate::arguments::{is_reference, repr, str_arg, type_name};
 use crate::cards::card_tuple;
 use crate::errors::OrPyErr;
 use crate::protocols::py_methods;
+use crate::surrogates::text_of;
 use acesup::rules::{self, OptionValue, Rules};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -30,14 +31,14 @@ pub struct PyRules(pub Rules);
 fn rules_with(base: Rules, options: Option<&Bound<'_, PyDict>>, place: &str) -> PyResult<Rules> {
     let mut values: [Option<Bound<'_, PyAny>>; rules::OPTIONS.len()] = Default::default();
     for (key, value) in options.into_iter().flatten() {
-        let name: String = key.extract()?;
+        let name = key.cast::<PyString>().map_or(Ok(String::new()), text_of)?;
         match rules::OPTIONS.iter().position(|&o| o == name) {
             Some(i) => values[i] = Some(value),
             None => {
-                return Err(PyTypeError::new_err(format!(
-                    "{place} got an unexpected keyword argument {}",
-                    repr(&key)?
-                )))
+                // Worded as Python words it: the keyword as given, in quotes (not its repr).
+                let message = PyString::new(key.py(), "{} got an unexpected keyword argument '{}'")
+                    .call_method1("format", (place, &key))?;
+                return Err(PyTypeError::new_err(message.unbind()));
             }
         }
     }
@@ -60,7 +61,7 @@ fn set_option(rules: &mut Rules, option: &str, value: &Bound<'_, PyAny>) -> PyRe
         .then(|| value.extract::<i64>().ok())
         .flatten();
     let text = match value.cast::<PyString>() {
-        Ok(s) => Some(s.to_cow()?.into_owned()),
+        Ok(s) => Some(text_of(&s)?),
         Err(_) => None,
     };
     let given = if let Ok(flag) = value.cast_exact::<PyBool>() {
@@ -75,7 +76,8 @@ fn set_option(rules: &mut Rules, option: &str, value: &Bound<'_, PyAny>) -> PyRe
     rules.set_option(option, given).or_py()
 }
 
-/// `rules`, or the standard rules for None; `TypeError` for anything else.
+/// `rules` (of either engine: the reference's by their text), or the standard
+/// rules for None; `TypeError` for anything else.
 pub fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     rules_or(rules, Rules::standard())
 }
@@ -85,6 +87,7 @@ pub fn rules_or(rules: Option<&Bound<'_, PyAny>>, default: Rules) -> PyResult<Ru
     match rules {
         None => Ok(default),
         Some(r) if r.is_none() => Ok(default),
+        Some(r) if is_reference(r, "Rules")? => Rules::parse(&r.str()?.to_cow()?).or_py(),
         Some(r) => match r.cast::<PyRules>() {
             Ok(r) => Ok(r.get().0),
             Err(_) => {

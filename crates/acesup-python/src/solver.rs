@@ -2,8 +2,8 @@
 //! searches run where Ctrl-C can stop them.
 
 use crate::arguments::{
-    count_arg, index_range, int_arg, int_object, repr, seed_arg, start_arg, threads_arg, type_name,
-    value_error, Arg,
+    count_arg, index_range, int_arg, int_object, reference_game_error, repr, seed_arg, start_arg,
+    threads_arg, type_name, value_error, Arg,
 };
 use crate::errors::OrPyErr;
 use crate::game::PyGame;
@@ -55,7 +55,7 @@ fn verdict_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
 
 /// The search limits of `solve` and `solvability`: `node_limit` None or an int >= 1
 /// (a larger one than 2**64 - 1 is no limit), `time_limit` None or a positive
-/// number of seconds (infinity is no limit).
+/// number of seconds (infinity, or an int too large for a float, is no limit).
 fn limits_arg(
     node_limit: Option<&Bound<'_, PyAny>>,
     time_limit: Option<&Bound<'_, PyAny>>,
@@ -82,7 +82,9 @@ fn limits_arg(
                     repr(t)?
                 )));
             }
-            std::time::Duration::try_from_secs_f64(t.extract::<f64>()?).ok()
+            // An int past the floats' range is more seconds than any run lasts: no limit.
+            let seconds = t.extract::<f64>().unwrap_or(f64::INFINITY);
+            std::time::Duration::try_from_secs_f64(seconds).ok()
         }
         _ => None,
     };
@@ -291,6 +293,9 @@ pub fn solve(
     node_limit: Option<&Bound<'_, PyAny>>,
     time_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySolution> {
+    if let Some(error) = reference_game_error(game, "solve()")? {
+        return Err(error);
+    }
     let Ok(game) = game.cast::<PyGame>() else {
         return Err(PyTypeError::new_err(format!(
             "solve() takes an acesup.Game, got {}",

@@ -1,9 +1,10 @@
 //! `Stats`: score histograms with their figures, and per-game scores kept as
 //! `bytes` for NumPy to view.
 
-use crate::arguments::{int_object, repr, type_name, value_error};
+use crate::arguments::{int_object, repr, seed_arg, str_arg, type_name, value_error};
 use crate::errors::OrPyErr;
 use crate::protocols::{display, py_methods};
+use crate::surrogates::text_of;
 use acesup::stats::{self, Stats, MAX_SCORES};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -17,6 +18,58 @@ use pyo3::types::{PyBytes, PyDict, PyString, PyTuple, PyType};
 pub struct PyStats {
     stats: Stats,
     scores: Option<Py<PyBytes>>,
+    origin: Origin,
+}
+
+/// What produced the games, when `simulate` did (`None` otherwise): the strategy's
+/// text or callable's name, the rules' R6.4 text, the master seed. Not part of `==`.
+#[derive(Clone, Default, PartialEq)]
+pub struct Origin {
+    pub strategy: Option<String>,
+    pub rules: Option<String>,
+    pub seed: Option<u64>,
+}
+
+impl Origin {
+    /// The origin of a sum: each field kept when the Stats that have games agree
+    /// on it (a Stats of no games takes no part, so `Stats.empty()` stays
+    /// neutral), `None` when they differ.
+    fn merged(a: &PyStats, b: &PyStats) -> Origin {
+        let parts: Vec<&Origin> = match (a.stats.games() > 0, b.stats.games() > 0) {
+            (true, false) => vec![&a.origin],
+            (false, true) => vec![&b.origin],
+            _ => vec![&a.origin, &b.origin],
+        };
+        fn agreed<T: Clone + PartialEq>(values: impl Iterator<Item = Option<T>>) -> Option<T> {
+            let values: Vec<Option<T>> = values.collect();
+            values
+                .windows(2)
+                .all(|w| w[0] == w[1])
+                .then(|| values[0].clone())
+                .flatten()
+        }
+        Origin {
+            strategy: agreed(parts.iter().map(|o| o.strategy.clone())),
+            rules: agreed(parts.iter().map(|o| o.rules.clone())),
+            seed: agreed(parts.iter().map(|o| o.seed)),
+        }
+    }
+}
+
+/// How `simulate` names its strategy argument in the Stats (`None`: left out):
+/// its text, or a callable's `__qualname__` (its repr when it has none), as
+/// `compare` names strategies.
+pub fn strategy_name(strategy: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    let Some(strategy) = strategy else {
+        return Ok("random".to_string());
+    };
+    if let Ok(text) = strategy.cast::<PyString>() {
+        return text_of(text);
+    }
+    match strategy.getattr_opt("__qualname__")? {
+        Some(name) if name.is_truthy()? => Ok(name.str()?.to_cow()?.into_owned()),
+        _ => repr(strategy),
+    }
 }
 
 impl PyStats {
@@ -24,7 +77,13 @@ impl PyStats {
         PyStats {
             stats,
             scores: None,
+            origin: Origin::default(),
         }
+    }
+
+    /// The same Stats, saying what produced them.
+    pub fn made_by(self, origin: Origin) -> Self {
+        PyStats { origin, ..self }
     }
 
     /// With per-game scores, known to agree with `stats`.
@@ -32,6 +91,7 @@ impl PyStats {
         PyStats {
             stats,
             scores: Some(PyBytes::new(py, scores).unbind()),
+            origin: Origin::default(),
         }
     }
 
@@ -53,10 +113,10 @@ impl PyStats {
     }
 }
 
-/// The Python `repr` of statistics: `Stats(histogram=(...))`.
+/// The first field of the Python `repr` of statistics: `histogram=(...)`.
 fn stats_repr(stats: &Stats) -> String {
     let counts: Vec<String> = stats.histogram().iter().map(u64::to_string).collect();
-    format!("Stats(histogram=({}))", counts.join(", "))
+    format!("histogram=({})", counts.join(", "))
 }
 
 /// The bytes of a `scores` argument: any flat buffer of unsigned bytes.
@@ -87,8 +147,14 @@ fn scores_arg(scores: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 
 py_methods!(PyStats [value, summable, equatable] {
     #[new]
-    #[pyo3(signature = (histogram, scores = None))]
-    fn new(histogram: &Bound<'_, PyAny>, scores: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (histogram, scores = None, strategy = None, rules = None, seed = None))]
+    fn new(
+        histogram: &Bound<'_, PyAny>,
+        scores: Option<&Bound<'_, PyAny>>,
+        strategy: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let py = histogram.py();
         static ITERABLE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
         let iterable = ITERABLE.import(py, "collections.abc", "Iterable")?;
@@ -102,21 +168,43 @@ py_methods!(PyStats [value, summable, equatable] {
             )));
         }
         let mut counts = Vec::new();
-        for (score, count) in histogram.try_iter()?.enumerate() {
+        let mut items = histogram.try_iter()?;
+        // No more than the longest histogram and one past it is read, so that an
+        // endless iterator is refused rather than read for ever.
+        for (score, count) in items.by_ref().take(MAX_SCORES).enumerate() {
             let name = format!("histogram[{score}]");
             // Counts are 64-bit in both engines (docs/API.md).
             let count: u64 = int_object(&count?, &name, 0, Some(1 << 64), value_error)?.extract()?;
             counts.push(count);
         }
+        if items.next().transpose()?.is_some() {
+            return Err(PyValueError::new_err(format!(
+                "histogram must hold at most {MAX_SCORES} counts (win_score + 1), got more"
+            )));
+        }
         let stats = Stats::from_histogram(&counts).or_py()?;
-        match scores {
+        let made = match scores {
             Some(s) if !s.is_none() => {
                 let scores = scores_arg(s)?;
                 stats.check_scores(&scores).or_py()?;
-                Ok(PyStats::with_scores(py, stats, &scores))
+                PyStats::with_scores(py, stats, &scores)
             }
-            _ => Ok(PyStats::new_value(stats)),
-        }
+            _ => PyStats::new_value(stats),
+        };
+        let text = |value: Option<&Bound<'_, PyAny>>, name: &str| -> PyResult<Option<String>> {
+            value
+                .filter(|v| !v.is_none())
+                .map(|v| str_arg(v, |t| format!("{name} must be a str or None, got {t}")))
+                .transpose()
+        };
+        Ok(made.made_by(Origin {
+            strategy: text(strategy, "strategy")?,
+            rules: text(rules, "rules")?,
+            seed: seed
+                .filter(|s| !s.is_none())
+                .map(|s| seed_arg(s, "seed"))
+                .transpose()?,
+        }))
     }
 
     /// No games: the neutral element of `+`.
@@ -191,27 +279,50 @@ py_methods!(PyStats [value, summable, equatable] {
             (&other.stats, other.score_bytes(py)),
         ])
         .or_py()?;
-        let sum = PyStats::of_run(py, sum);
+        let sum = PyStats::of_run(py, sum).made_by(Origin::merged(self, other));
         Ok(Py::new(py, sum)?.into_any())
     }
 
-    fn __hash__(&self, py: Python<'_>) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (self.stats, self.score_bytes(py)).hash(&mut hasher);
-        hasher.finish()
+    /// `hash((histogram, scores bytes or None))`, the reference's: Stats equal
+    /// across the engines hash alike.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        (self.histogram(py)?, self.scores.as_ref().map(|b| b.bind(py)))
+            .into_pyobject(py)?
+            .hash()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let histogram = stats_repr(&self.stats);
-        Ok(match &self.scores {
-            None => histogram,
-            Some(bytes) => format!(
-                "{}, scores={})",
-                &histogram[..histogram.len() - 1],
-                repr(bytes.bind(py))?
-            ),
-        })
+        let mut fields = vec![stats_repr(&self.stats)];
+        if let Some(bytes) = &self.scores {
+            fields.push(format!("scores={}", repr(bytes.bind(py))?));
+        }
+        for (name, text) in [("strategy", &self.origin.strategy), ("rules", &self.origin.rules)] {
+            if let Some(text) = text {
+                fields.push(format!("{name}={}", repr(&PyString::new(py, text))?));
+            }
+        }
+        if let Some(seed) = self.origin.seed {
+            fields.push(format!("seed={seed}"));
+        }
+        Ok(format!("Stats({})", fields.join(", ")))
+    }
+
+    /// The strategy's text or callable's name, when `simulate` made these Stats.
+    #[getter]
+    fn strategy(&self) -> Option<String> {
+        self.origin.strategy.clone()
+    }
+
+    /// The rules' R6.4 text, when `simulate` made these Stats.
+    #[getter]
+    fn rules(&self) -> Option<String> {
+        self.origin.rules.clone()
+    }
+
+    /// The master seed, when `simulate` made these Stats.
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.origin.seed
     }
 
     fn __str__(&self) -> String {
@@ -229,9 +340,10 @@ py_methods!(PyStats [value, summable, equatable] {
         py: Python<'py>,
     ) -> PyResult<(
         Bound<'py, PyType>,
-        (Bound<'py, PyTuple>, Option<Bound<'py, PyBytes>>),
+        (Bound<'py, PyTuple>, Option<Bound<'py, PyBytes>>, Option<String>, Option<String>, Option<u64>),
     )> {
         let scores = self.scores.as_ref().map(|b| b.bind(py).clone());
-        Ok((py.get_type::<PyStats>(), (self.histogram(py)?, scores)))
+        let Origin { strategy, rules, seed } = self.origin.clone();
+        Ok((py.get_type::<PyStats>(), (self.histogram(py)?, scores, strategy, rules, seed)))
     }
 });

@@ -10,7 +10,7 @@ use crate::game::PyGame;
 use crate::moves::PyMove;
 use crate::protocols::py_methods;
 use crate::rules::rules_arg;
-use crate::stats::PyStats;
+use crate::stats::{strategy_name, Origin, PyStats};
 use acesup::game::Game;
 use acesup::simulate::{AskError, ChunkedRun, Pool};
 use acesup::strategies::Builtin;
@@ -129,6 +129,10 @@ pub fn simulate(
     scores: Arg<'_>,
 ) -> PyResult<PyStats> {
     let games = int_object(games, "games", 0, None, value_error)?;
+    let name = strategy_name(match &strategy {
+        Arg::Given(s) => Some(s),
+        Arg::Omitted => None,
+    })?;
     let strategy = match &strategy {
         Arg::Given(s) => strategy_arg(s)?,
         Arg::Omitted => StrategyArg::Builtin(Builtin::Random(acesup::strategies::Random)),
@@ -173,7 +177,12 @@ pub fn simulate(
             run
         }
     };
-    Ok(PyStats::of_run(py, run.finish()))
+    let origin = Origin {
+        strategy: Some(name),
+        rules: Some(rules.to_string()),
+        seed: Some(seed),
+    };
+    Ok(PyStats::of_run(py, run.finish()).made_by(origin))
 }
 
 /// A Python callable strategy, asked about the games of a run one move at a time

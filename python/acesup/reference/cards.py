@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence, Set
 
-from ..arguments import int_arg
+from ..arguments import int_arg, is_native
 from ..errors import CardError, DeckError
 from ..values import Ordered
 
@@ -144,8 +144,8 @@ def deck_cards(deck: str | Iterable[Card | str], layout: Sequence[Card]) -> list
     else:
         cards = []
         for position, item in enumerate(deck):
-            if isinstance(item, str):
-                item = Card(item)
+            if isinstance(item, str) or is_native(item, "Card"):
+                item = Card(str(item))
             elif not isinstance(item, Card):
                 raise TypeError(f"deck[{position}] must be a Card or a card text, got {type(item).__name__}")
             cards.append(item)

@@ -7,7 +7,10 @@ position.py; a Game keeps the position and its history, and asks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+import threading
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from ..arguments import rules_arg
 from ..display import game_svg
@@ -21,21 +24,38 @@ from .rng import Rng, deck_from_rng
 
 __all__ = ["Game"]
 
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def _locked(method: F) -> F:
+    """``method`` run under the game's lock, so that threads sharing one Game see
+    each move whole, as the native Game's Mutex makes them (a play or an undo
+    changes the piles, the history and the cache of legal moves together)."""
+
+    @functools.wraps(method)
+    def run(self: Game, *args: object, **kwargs: object) -> object:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
 
 class Game:
     """A game of Aces Up in progress: the position (piles, stock, discards and
     rules), the moves played so far and the strategy stream (RNG.md).
 
     Made by ``Game.from_seed``, ``Game.from_deck`` or ``Game.from_str``. ``==``
-    compares positions only; a Game is mutable and unhashable.
+    compares positions only; a Game is mutable and unhashable. Threads may
+    share one: every method takes the game's lock.
     """
 
-    __slots__ = ("_pos", "_history", "_rng", "_legal")
+    __slots__ = ("_pos", "_history", "_rng", "_legal", "_lock")
 
     _pos: Position
     _history: list[tuple[Move, int]]  # each move played, with what Position.apply returned
     _rng: Rng  # the strategy stream
     _legal: list[Move] | None  # legal_moves() of this position, once asked for
+    _lock: threading.RLock  # held by every method that reads or changes the above (reentrant: they call each other)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("make a Game with Game.from_seed(), Game.from_deck() or Game.from_str()")
@@ -47,6 +67,7 @@ class Game:
         game._history = []
         game._rng = rng
         game._legal = None
+        game._lock = threading.RLock()
         return game
 
     @classmethod
@@ -114,36 +135,43 @@ class Game:
         return self._pos.rules
 
     @property
+    @_locked
     def piles(self) -> tuple[tuple[Card, ...], ...]:
         """The piles, ``rules.piles`` of them, bottom card first."""
         return tuple(map(tuple, self._pos.piles))
 
     @property
+    @_locked
     def stock(self) -> tuple[Card, ...]:
         """The cards not yet dealt, in deal order."""
         return tuple(self._pos.stock)
 
     @property
+    @_locked
     def discards(self) -> tuple[Card, ...]:
         """The discarded cards, in discard order."""
         return tuple(self._pos.discards)
 
     @property
+    @_locked
     def score(self) -> int:
         """The number of cards discarded (R4.2)."""
         return len(self._pos.discards)
 
     @property
+    @_locked
     def history(self) -> tuple[Move, ...]:
         """The moves played, oldest first."""
         return tuple(move for move, _ in self._history)
 
     @property
+    @_locked
     def is_over(self) -> bool:
         """No move is legal (R4.1)."""
         return not self._legal_moves()
 
     @property
+    @_locked
     def is_won(self) -> bool:
         """Over with ``rules.win_score()`` cards discarded (R4.2, ``rules.is_won``)."""
         return self.is_over and rulebook.is_won(self._pos)
@@ -155,15 +183,18 @@ class Game:
             self._legal = rulebook.legal_moves(self._pos)
         return self._legal
 
+    @_locked
     def legal_moves(self) -> list[Move]:
         """The legal moves in R3 order (a new list each call)."""
         return list(self._legal_moves())
 
+    @_locked
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` (a Move or its text) is legal here. ``MoveError`` for
         malformed text, ``TypeError`` for another type."""
         return as_move(move, "is_legal()") in self._legal_moves()
 
+    @_locked
     def play(self, move: Move | str) -> None:
         """Plays ``move`` (a Move or its text).
 
@@ -177,6 +208,7 @@ class Game:
         self._history.append((move, self._pos.apply(move)))
         self._legal = None
 
+    @_locked
     def undo(self) -> Move:
         """Takes back the last move played and returns it, restoring the position
         exactly; the strategy stream is not rewound. ``UndoError`` when no move
@@ -188,6 +220,7 @@ class Game:
         self._legal = None
         return move
 
+    @_locked
     def randbelow(self, n: int) -> int:
         """A uniform int in [0, n) from the strategy stream (RNG.md). ``ValueError``
         unless 1 <= n < 2**64, ``TypeError`` for a non-int; the stream does not
@@ -196,10 +229,12 @@ class Game:
 
     # --- text forms --------------------------------------------------------------------
 
+    @_locked
     def to_str(self) -> str:
         """The position as one line of R6.5 text (no history, no stream)."""
         return self._pos.to_str()
 
+    @_locked
     def __str__(self) -> str:
         """The tableau of R6.6."""
         rows = []
@@ -214,12 +249,14 @@ class Game:
     def __repr__(self) -> str:
         return f"Game.from_str({self.to_str()!r})"
 
+    @_locked
     def _repr_svg_(self) -> str:
         """The position drawn as cards, for notebooks (``acesup.display.game_svg``)."""
         return game_svg(self)
 
     # --- copies, equality, pickle --------------------------------------------------------
 
+    @_locked
     def copy(self) -> Game:
         """An independent game with the same position, history and strategy stream."""
         dup = self._new(self._pos.copy(), self._rng.copy())
@@ -234,11 +271,15 @@ class Game:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Game):
-            return self._pos == other._pos
+            with other._lock:  # one lock at a time, so that a == b and b == a never deadlock
+                theirs = other._pos.copy()
+            with self._lock:
+                return self._pos == theirs
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
+    @_locked
     def __reduce__(self) -> tuple[object, tuple[str], dict[str, object]]:
         # A pickle holds the starting position, the moves as text and the stream's
         # state; loading replays the moves with play(), so a corrupt pickle raises
@@ -249,6 +290,7 @@ class Game:
         state = {"history": [str(move) for move, _ in self._history], "stream": self._rng.state}
         return type(self).from_str, (start.to_str(),), state
 
+    @_locked
     def __setstate__(self, state: dict[str, object]) -> None:
         """Replays the pickled history on the starting position (see __reduce__)."""
         if not isinstance(state, dict) or set(state) != {"history", "stream"}:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..arguments import int_arg
+from ..arguments import U64, int_arg, is_native
 from ..errors import MoveError
 from ..values import Ordered
 
@@ -52,11 +52,14 @@ class Move(Ordered):
         """Move the card at ``index`` of pile src (counted from the top, 0 = top
         card) onto the empty pile dst (R2.2).
 
-        ``MoveError`` when a pile is outside 0-4, src == dst or index < 0;
+        ``MoveError`` when a pile is outside 0-4, src == dst or index is not in
+        [0, 2**64);
         ``TypeError`` for a non-int.
         """
         src, dst = _pile_arg(src, "src"), _pile_arg(dst, "dst")
         index = int_arg(index, "index", 0, error=MoveError)
+        if index >= U64:  # moves hold 64-bit indices, as the native engine's do (no pile is that high)
+            raise MoveError(f"index must be a non-negative int below 2**64, got {index}")
         if src == dst:
             raise MoveError(f"a fill moves a card to another pile, got src = dst = {src}")
         return _move((1, src, dst, index))
@@ -147,10 +150,12 @@ def _move(key: tuple[int, ...]) -> Move:
 
 
 def as_move(move: Move | str, where: str) -> Move:
-    """``move`` itself, or the move its text names; ``MoveError`` for bad text,
+    """``move`` itself, or the move its text (or the native engine's Move) names; ``MoveError`` for bad text,
     ``TypeError`` (worded after ``where``) for another type."""
     if isinstance(move, Move):
         return move
     if isinstance(move, str):
         return Move.parse(move)
+    if is_native(move, "Move"):
+        return Move.parse(str(move))
     raise TypeError(f"{where} takes a Move or a move text, got {type(move).__name__}")

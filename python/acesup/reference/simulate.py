@@ -48,4 +48,4 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
         player.play_out(game)
         histogram[game.score] += 1
         played.append(game.score)
-    return Stats(histogram, bytes(played) if scores else None)
+    return Stats(histogram, bytes(played) if scores else None, player.name, str(rules), seed)

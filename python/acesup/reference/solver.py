@@ -15,7 +15,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 
-from ..arguments import U64, int_arg, rules_arg
+from ..arguments import U64, int_arg, native_game_error, rules_arg
 from ..values import Frozen
 from .game import Game
 from .moves import Move, as_move
@@ -141,7 +141,7 @@ class Solvability(Frozen):
 
 def _limits(node_limit: int | None, time_limit: float | None) -> tuple[int | None, float | None]:
     """The limits, checked: None, or a positive int of nodes; None, or a positive
-    number of seconds (``math.inf`` is no limit)."""
+    number of seconds (``math.inf``, or an int too large for a float, is no limit)."""
     if node_limit is not None:
         node_limit = int_arg(node_limit, "node_limit", 1)
     if time_limit is not None:
@@ -150,6 +150,10 @@ def _limits(node_limit: int | None, time_limit: float | None) -> tuple[int | Non
                             f"got {type(time_limit).__name__}")
         if not time_limit > 0:
             raise ValueError(f"time_limit must be None or a positive number of seconds, got {time_limit!r}")
+        try:
+            time_limit = float(time_limit)
+        except OverflowError:  # an int past the floats' range: more seconds than any run lasts
+            time_limit = math.inf
     return node_limit, time_limit
 
 
@@ -171,6 +175,9 @@ def solve(game: Game, node_limit: int | None = None, time_limit: float | None = 
     is not a reference Game or a limit of the wrong type, ``ValueError`` for a
     limit that is not positive.
     """
+    error = native_game_error(game, "solve()")
+    if error is not None:
+        raise error
     if not isinstance(game, Game):
         raise TypeError(f"solve() takes an acesup.reference.Game, got {type(game).__name__}")
     node_limit, time_limit = _limits(node_limit, time_limit)

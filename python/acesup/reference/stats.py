@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..display import stats_html
-from ..arguments import U64, int_arg
+from ..arguments import U64, int_arg, is_native
 from ..values import Frozen
 
 __all__ = ["Stats"]
@@ -19,6 +20,7 @@ __all__ = ["Stats"]
 LENGTHS = frozenset(suits * (ranks - 1) + 1 for suits in range(1, 5) for ranks in range(2, 14)
                     if suits * ranks >= 4)
 SCORES = 49  # the standard game ends with 0 to 48 cards discarded
+_END = object()  # the end of an iterator, for next()
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 
@@ -26,7 +28,8 @@ class Stats(Frozen):
     """How many games ended with each score, with the figures derived from it,
     and optionally each game's score.
 
-    ``Stats(histogram, scores=None)``: ``histogram`` is ``win_score + 1``
+    ``Stats(histogram, scores=None, strategy=None, rules=None, seed=None)``:
+    ``histogram`` is ``win_score + 1``
     non-negative ints (49 for the standard game), the number of games that ended
     with score 0, 1, ..., win_score, its length one that a layout of RULES.md R1.4
     gives; the last count is the wins. ``scores``, when given,
@@ -38,11 +41,13 @@ class Stats(Frozen):
     are not unsigned bytes. Stats add up (``a + b``, ``sum(shards,
     Stats.empty())``; ``sum(shards)`` works too), scores included when every
     shard that has games has them; adding Stats of two lengths raises
-    ``ValueError`` unless one of them has no games.
+    ``ValueError`` unless one of them has no games. ``strategy``, ``rules`` and
+    ``seed`` say what produced the games (``simulate`` sets them, ``+`` keeps
+    those the shards agree on); ``==`` and ``hash`` go by the results only.
     """
 
     __slots__ = ("histogram", "games", "wins", "losses", "win_rate", "ci95", "mean_score", "scores",
-                 "_scores", "_key")
+                 "strategy", "rules", "seed", "_scores", "_key")
 
     histogram: tuple[int, ...]
     games: int
@@ -52,12 +57,24 @@ class Stats(Frozen):
     ci95: tuple[float, float]  # Wilson 95% interval on win_rate; (0.0, 1.0) when games == 0
     mean_score: float  # nan when games == 0
     scores: np.ndarray | None  # read-only uint8 view of _scores, or None when not recorded
+    # What produced the games, when simulate did (None otherwise): the strategy's
+    # text or callable's name, the rules' R6.4 text, the master seed. Not part of ==.
+    strategy: str | None
+    rules: str | None
+    seed: int | None
     _scores: bytes | None
 
-    def __init__(self, histogram: Iterable[int], scores: Any = None) -> None:
+    def __init__(self, histogram: Iterable[int], scores: Any = None, strategy: str | None = None,
+                 rules: str | None = None, seed: int | None = None) -> None:
         if isinstance(histogram, (str, bytes)) or not isinstance(histogram, Iterable):
             raise TypeError(f"histogram must be a sequence of {SCORES} ints, got {type(histogram).__name__}")
-        counts = tuple(int_arg(count, f"histogram[{score}]", 0, U64) for score, count in enumerate(histogram))
+        # Read no more than the longest histogram and one past it, so that an endless
+        # iterator is refused rather than read for ever.
+        items = iter(histogram)
+        counts = tuple(int_arg(count, f"histogram[{score}]", 0, U64)
+                       for score, count in enumerate(itertools.islice(items, SCORES)))
+        if next(items, _END) is not _END:
+            raise ValueError(f"histogram must hold at most {SCORES} counts (win_score + 1), got more")
         if len(counts) not in LENGTHS:
             raise ValueError(f"histogram must hold win_score + 1 counts ({SCORES} for the standard game, "
                              f"scores 0 to 48), got {len(counts)}, which no layout gives")
@@ -72,8 +89,18 @@ class Stats(Frozen):
         view = None if data is None else np.frombuffer(data, dtype=np.uint8)  # read-only: bytes are immutable
         for name, value in (("histogram", counts), ("games", games), ("wins", wins), ("losses", games - wins),
                             ("win_rate", win_rate), ("ci95", ci95), ("mean_score", mean_score),
-                            ("scores", view), ("_scores", data), ("_key", (counts, data))):
+                            ("scores", view), ("_scores", data), ("_key", (counts, data)),
+                            *_origin(strategy, rules, seed)):
             object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        """The same games with the same recorded scores, the native engine's Stats
+        too (Python asks this method for ``native == reference`` as well)."""
+        if is_native(other, "Stats"):
+            return self._key == (other.histogram, None if other.scores is None else other.scores.tobytes())
+        return super().__eq__(other)
+
+    __hash__ = Frozen.__hash__  # hash(_key), as the native engine's hash
 
     @classmethod
     def empty(cls) -> Stats:
@@ -93,7 +120,8 @@ class Stats(Frozen):
             histogram = [a + b for a, b in zip(self.histogram, other.histogram)]
             records = [stats._scores for stats in (self, other) if stats.games]
             kept = [record for record in records if record is not None]
-            return Stats(histogram, b"".join(kept) if kept and len(kept) == len(records) else None)
+            return Stats(histogram, b"".join(kept) if kept and len(kept) == len(records) else None,
+                         *_merged_origin(self, other))
         return NotImplemented
 
     def __radd__(self, other: object) -> Stats:
@@ -103,9 +131,13 @@ class Stats(Frozen):
         return NotImplemented
 
     def __repr__(self) -> str:
-        if self._scores is None:
-            return f"Stats(histogram={self.histogram!r})"
-        return f"Stats(histogram={self.histogram!r}, scores={self._scores!r})"
+        fields = [f"histogram={self.histogram!r}"]
+        fields += [f"{name}={value!r}" for name, value in (("scores", self._scores), *self._origin_fields())
+                   if value is not None]
+        return f"Stats({', '.join(fields)})"
+
+    def _origin_fields(self) -> tuple[tuple[str, object], ...]:
+        return (("strategy", self.strategy), ("rules", self.rules), ("seed", self.seed))
 
     def __str__(self) -> str:
         if not self.games:
@@ -114,12 +146,33 @@ class Stats(Frozen):
         return (f"{self.games} games, {self.wins} won, win rate {self.win_rate:.5f} "
                 f"(95% CI {low:.5f} to {high:.5f}), mean score {self.mean_score:.3f}")
 
-    def __reduce__(self) -> tuple[type[Stats], tuple[tuple[int, ...], bytes | None]]:
-        return Stats, (self.histogram, self._scores)
+    def __reduce__(self) -> tuple[type[Stats], tuple[object, ...]]:
+        return Stats, (self.histogram, self._scores, self.strategy, self.rules, self.seed)
 
     def _repr_html_(self) -> str:
         """A small table of the figures, for notebooks (``acesup.display.stats_html``)."""
         return stats_html(self)
+
+
+def _origin(strategy: object, rules: object, seed: object) -> tuple[tuple[str, object], ...]:
+    """The checked origin fields: each None, or a str (strategy, rules) or a seed."""
+    for name, value in (("strategy", strategy), ("rules", rules)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str or None, got {type(value).__name__}")
+    seed = None if seed is None else int_arg(seed, "seed", 0, U64)
+    return (("strategy", strategy), ("rules", rules), ("seed", seed))
+
+
+def _merged_origin(a: Stats, b: Stats) -> list[object]:
+    """The origin of ``a + b``: each field kept when the Stats that have games
+    agree on it (a Stats of no games takes no part, so ``Stats.empty()`` stays
+    neutral), None when they differ."""
+    parts = [stats for stats in (a, b) if stats.games] or [a, b]
+    merged = []
+    for name in ("strategy", "rules", "seed"):
+        values = {getattr(stats, name) for stats in parts}
+        merged.append(values.pop() if len(values) == 1 else None)
+    return merged
 
 
 def _score_bytes(scores: Any, histogram: tuple[int, ...]) -> bytes:

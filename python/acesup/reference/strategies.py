@@ -375,8 +375,8 @@ def play_candidate(end: Game, stock: list[Card], player: Player) -> int:
 @builtin("montecarlo")
 def _montecarlo(playouts: str = "64", policy: str = "noop", **params: str) -> Strategy:
     check_parameters("montecarlo", params, ("playouts", "policy"))
-    # ASCII digits only, and few enough for int(): the native engine reads the same.
-    if not (playouts.isascii() and playouts.isdigit() and len(playouts) <= 10
+    # ASCII digits only (leading zeros too), and few enough for int(): the native engine reads the same.
+    if not (playouts.isascii() and playouts.isdigit() and len(playouts.lstrip("0")) <= 10
             and 1 <= int(playouts) <= MAX_PLAYOUTS):
         raise StrategyError(f"bad value {playouts!r} for parameter 'playouts' of strategy 'montecarlo': "
                             f"expected an int from 1 to {MAX_PLAYOUTS}")
