@@ -144,6 +144,7 @@ class FakeStats:
         self.ci95 = (0.1, 0.9)
         self.mean_score = sum(score * count for score, count in enumerate(histogram)) / self.games
         self.scores = None
+        self.strategy = self.rules = self.seed = None  # Stats not made by simulate
 
 
 def test_the_pictures_take_the_win_score_from_the_histogram_length():
