@@ -206,15 +206,28 @@ impl Asker<'_> {
         let answer = self.function.call1((&object,));
         std::mem::swap(&mut *object.get().game(), game);
         let answer = answer?;
-        let Ok(mv) = answer.cast::<PyMove>() else {
-            return Err(StrategyError::new_err(format!(
-                "strategy {} returned {}, not a Move, in position {}",
-                self.name,
-                repr(&answer)?,
-                shown(py, game.to_text())?
-            )));
-        };
-        Ok(mv.get().0)
+        if let Ok(mv) = answer.cast::<PyMove>() {
+            return Ok(mv.get().0);
+        }
+        if let Ok(text) = answer.cast::<PyString>() {
+            return acesup::Move::parse(&text.to_cow()?).map_err(|err| {
+                let message = shown(py, game.to_text()).map(|position| {
+                    format!(
+                        "strategy {} returned {}, which is not a move text ({}), in position {position}",
+                        self.name,
+                        repr(&answer).unwrap_or_default(),
+                        err.message
+                    )
+                });
+                message.map_or_else(|err| err, StrategyError::new_err)
+            });
+        }
+        Err(StrategyError::new_err(format!(
+            "strategy {} returned {}, not a Move or a move text, in position {}",
+            self.name,
+            repr(&answer)?,
+            shown(py, game.to_text())?
+        )))
     }
 
     /// The Python exception of a failed question: `StrategyError` naming the
@@ -224,10 +237,15 @@ impl Asker<'_> {
         let py = self.function.py();
         let message = match error {
             AskError::Callback(err) => return err,
-            AskError::Changed { position } => shown(py, position).map(|position| {
+            AskError::Changed {
+                before,
+                after,
+                position,
+            } => shown(py, position).map(|position| {
                 format!(
-                    "strategy {} changed the game it was asked about (it must return a move, not play it), now at {position}",
-                    self.name
+                    "strategy {} changed the game it was asked about ({}; it must return a move, not play it), now at {position}",
+                    self.name,
+                    describe_change(before, after)
                 )
             }),
             AskError::Illegal { mv, position, error } => shown(py, position).map(|position| {
@@ -238,6 +256,19 @@ impl Asker<'_> {
             }),
         };
         message.map_or_else(|err| err, StrategyError::new_err)
+    }
+}
+
+/// What a strategy did to the history of the game it was asked about, which had
+/// `before` moves and has `after`: the words of the reference engine's
+/// `describe_change`.
+fn describe_change(before: usize, after: usize) -> String {
+    match after.cmp(&before) {
+        std::cmp::Ordering::Greater => format!("it played {} move(s)", after - before),
+        std::cmp::Ordering::Less => format!("it took back {} move(s)", before - after),
+        std::cmp::Ordering::Equal => {
+            "it took back moves and played others in their place".to_string()
+        }
     }
 }
 
