@@ -14,7 +14,7 @@ use crate::stats::PyStats;
 use acesup::game::Game;
 use acesup::simulate::{AskError, ChunkedRun, Pool};
 use acesup::strategies::Builtin;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyRecursionError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyType};
 
@@ -158,6 +158,7 @@ pub fn simulate(
             function,
             shown_name,
         } => {
+            let _level = Nesting::enter()?;
             let mut run = ChunkedRun::new(rules, seed, start, games, 1, keep_scores);
             let mut asker = Asker {
                 function,
@@ -174,6 +175,40 @@ pub fn simulate(
         }
     };
     Ok(PyStats::of_run(py, run.finish()))
+}
+
+/// How deep calls of `simulate` may nest on one thread (a callable strategy that
+/// calls `simulate`): each level takes native stack, which must not overflow
+/// whatever Python's recursion limit is (API.md; the reference engine's
+/// `MAX_SIMULATE_NESTING`).
+pub const MAX_SIMULATE_NESTING: usize = 16;
+
+thread_local! {
+    /// The `simulate` calls with a callable strategy under way on this thread.
+    static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of `simulate` with a callable strategy on this thread, while it lives.
+struct Nesting;
+
+impl Nesting {
+    /// `RecursionError` beyond [`MAX_SIMULATE_NESTING`] levels.
+    fn enter() -> PyResult<Nesting> {
+        let depth = NESTING.get();
+        if depth >= MAX_SIMULATE_NESTING {
+            return Err(PyRecursionError::new_err(format!(
+                "simulate() nested more than {MAX_SIMULATE_NESTING} deep: a strategy that calls simulate() may do so at most {MAX_SIMULATE_NESTING} calls deep"
+            )));
+        }
+        NESTING.set(depth + 1);
+        Ok(Nesting)
+    }
+}
+
+impl Drop for Nesting {
+    fn drop(&mut self) {
+        NESTING.set(NESTING.get() - 1);
+    }
 }
 
 /// A Python callable strategy, asked about the games of a run one move at a time

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from ..arguments import U64, int_arg, rules_arg
 from .game import Game
 from .rng import game_seed
@@ -9,7 +13,29 @@ from .rules import Rules
 from .stats import Stats
 from .strategies import Strategy, resolve
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "MAX_SIMULATE_NESTING"]
+
+MAX_SIMULATE_NESTING = 16
+"""How deep calls of ``simulate`` may nest on one thread (a strategy that calls
+``simulate``): the native engine's stack must not overflow, so both engines refuse
+a deeper call with ``RecursionError`` (API.md)."""
+
+_nesting = threading.local()
+
+
+@contextmanager
+def nested_simulate() -> Iterator[None]:
+    """One more level of ``simulate`` on this thread, for the duration of a run;
+    ``RecursionError`` beyond ``MAX_SIMULATE_NESTING``."""
+    depth = getattr(_nesting, "depth", 0)
+    if depth >= MAX_SIMULATE_NESTING:
+        raise RecursionError(f"simulate() nested more than {MAX_SIMULATE_NESTING} deep: a strategy that "
+                             f"calls simulate() may do so at most {MAX_SIMULATE_NESTING} calls deep")
+    _nesting.depth = depth + 1
+    try:
+        yield
+    finally:
+        _nesting.depth = depth
 
 
 def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | None = None, seed: int = 0,
@@ -43,9 +69,10 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
     histogram = [0] * (rules.win_score() + 1)
     played = bytearray()
-    for index in range(start, start + games):
-        game = Game.from_seed(game_seed(seed, index), rules)
-        player.play_out(game)
-        histogram[game.score] += 1
-        played.append(game.score)
+    with nested_simulate():
+        for index in range(start, start + games):
+            game = Game.from_seed(game_seed(seed, index), rules)
+            player.play_out(game)
+            histogram[game.score] += 1
+            played.append(game.score)
     return Stats(histogram, bytes(played) if scores else None)
