@@ -54,6 +54,10 @@ impl PyStats {
 }
 
 /// The Python `repr` of statistics: `Stats(histogram=(...))`.
+/// The most scores a `repr` of Stats writes out; more are shown as their count
+/// (the reference engine's `REPR_SCORES`).
+const REPR_SCORES: usize = 64;
+
 fn stats_repr(stats: &Stats) -> String {
     let counts: Vec<String> = stats.histogram().iter().map(u64::to_string).collect();
     format!("Stats(histogram=({}))", counts.join(", "))
@@ -211,11 +215,15 @@ py_methods!(PyStats [value, summable, equatable] {
         let histogram = stats_repr(&self.stats);
         Ok(match &self.scores {
             None => histogram,
-            Some(bytes) => format!(
-                "{}, scores={})",
-                &histogram[..histogram.len() - 1],
-                repr(bytes.bind(py))?
-            ),
+            Some(bytes) => {
+                let bytes = bytes.bind(py);
+                // A run's scores may be billions of bytes: a repr names how many.
+                let shown = match bytes.len()? {
+                    n if n > REPR_SCORES => format!("<{n} bytes>"),
+                    _ => repr(bytes)?,
+                };
+                format!("{}, scores={shown})", &histogram[..histogram.len() - 1])
+            }
         })
     }
 

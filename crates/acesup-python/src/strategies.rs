@@ -145,6 +145,11 @@ pub fn simulate(
         ))),
     })?;
     let (start, games) = index_range(&games, &start)?;
+    if keep_scores {
+        // One check of the memory, shared with the reference engine.
+        py.import("acesup.resources")?
+            .call_method1("check_scores_fit", (games,))?;
+    }
     let run = match strategy {
         StrategyArg::Builtin(builtin) => {
             let pool = Pool::new(threads).or_py()?;

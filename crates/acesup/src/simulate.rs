@@ -330,7 +330,14 @@ impl ChunkedRun {
             rules,
             seed,
             stats: Stats::empty(rules.win_score()),
-            scores: keep_scores.then(Vec::new),
+            scores: keep_scores.then(|| {
+                // Room for every score at once, so that the scores do not grow by
+                // doubling (a peak of twice their size); when the room cannot be
+                // had now, they grow as they come.
+                let mut scores = Vec::new();
+                let _ = scores.try_reserve_exact(usize::try_from(games).unwrap_or(usize::MAX));
+                scores
+            }),
         }
     }
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ..arguments import U64, int_arg, rules_arg
+from ..resources import check_scores_fit
 from .game import Game
 from .rng import game_seed
 from .rules import Rules
@@ -53,7 +54,8 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
     Raises ``ValueError`` for a negative count, a seed outside [0, 2**64), a
     thread count below 1 or a last game index beyond 2**64 - 1; ``TypeError``
     for an argument of the wrong type (bools are not ints, and ``scores`` must
-    be a bool); ``StrategyError``
+    be a bool); ``MemoryError`` when the scores asked for cannot fit in the
+    memory available (``acesup.resources``); ``StrategyError``
     for an unknown strategy or one that returns no legal move.
     """
     games = int_arg(games, "games")
@@ -67,12 +69,15 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
         raise TypeError(f"scores must be True or False, got {type(scores).__name__}")
     if start + games > U64:
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
+    if scores:
+        check_scores_fit(games)
     histogram = [0] * (rules.win_score() + 1)
-    played = bytearray()
+    played = bytearray(games if scores else 0)
     with nested_simulate():
-        for index in range(start, start + games):
+        for k, index in enumerate(range(start, start + games)):
             game = Game.from_seed(game_seed(seed, index), rules)
             player.play_out(game)
             histogram[game.score] += 1
-            played.append(game.score)
+            if scores:
+                played[k] = game.score
     return Stats(histogram, bytes(played) if scores else None)

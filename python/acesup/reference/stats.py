@@ -22,6 +22,10 @@ SCORES = 49  # the standard game ends with 0 to 48 cards discarded
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 
+REPR_SCORES = 64
+"""The most scores a ``repr`` of Stats writes out; more are shown as their count."""
+
+
 class Stats(Frozen):
     """How many games ended with each score, with the figures derived from it,
     and optionally each game's score.
@@ -105,6 +109,9 @@ class Stats(Frozen):
     def __repr__(self) -> str:
         if self._scores is None:
             return f"Stats(histogram={self.histogram!r})"
+        if len(self._scores) > REPR_SCORES:
+            # A run's scores may be billions of bytes: a repr names how many.
+            return f"Stats(histogram={self.histogram!r}, scores=<{len(self._scores)} bytes>)"
         return f"Stats(histogram={self.histogram!r}, scores={self._scores!r})"
 
     def __str__(self) -> str:
