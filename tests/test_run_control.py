@@ -60,3 +60,29 @@ def test_simulate_nests_sixteen_deep(engine):
         """)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "15"
+
+
+# A position where montecarlo weighs several lines: each play-out costs microseconds.
+MANY_LINES = ("Ts2c/-/KhKs/Qh 7c6h8dQc4d8hKc2sJc6c3h9c6sAdJd2h6d2d3cTc5c3d7h4cAs9s4h7s8c4s9d7dKd5dThAcQd3s"
+              "JhQsTdJsAh5h 8s5s9h fill=top,deal=free,relocate_single=false,ace_high=true")
+
+
+def test_a_long_builtin_decision_lets_other_threads_run(engine):
+    """A built-in called directly does not hold the interpreter for the length of
+    its decision (the native engine releases the GIL)."""
+    import threading
+    import time
+
+    game = engine.Game.from_str(MANY_LINES)
+    decide = engine.strategy("montecarlo:playouts=300000" if engine.__name__ == "acesup" else
+                             "montecarlo:playouts=300")
+    worker = threading.Thread(target=decide, args=(game,))
+    began = time.perf_counter()
+    worker.start()
+    ticks = 0
+    while worker.is_alive():
+        ticks += 1
+        time.sleep(0.002)
+    took = time.perf_counter() - began
+    assert took > 0.3, "the decision is too quick to show anything"
+    assert ticks > took / 0.002 / 10, f"{ticks} ticks of the other thread in {took:.2f} s"

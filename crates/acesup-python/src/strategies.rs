@@ -51,7 +51,10 @@ py_methods!(PyBuiltinStrategy [] {
                 type_name(game)
             ))
         })?;
-        let chosen = game.get().game().ask(&self.builtin);
+        // A decision may be long (montecarlo with many play-outs): other Python
+        // threads run meanwhile. The game's lock keeps them off this game.
+        let (py, game, builtin) = (game.py(), game.get(), &self.builtin);
+        let chosen = py.detach(|| game.game().ask(builtin));
         Ok(chosen.map(PyMove))
     }
 
