@@ -114,6 +114,10 @@ impl PyStats {
 }
 
 /// The first field of the Python `repr` of statistics: `histogram=(...)`.
+/// The most scores a `repr` of Stats writes out; more are shown as their count
+/// (the reference engine's `REPR_SCORES`).
+const REPR_SCORES: usize = 64;
+
 fn stats_repr(stats: &Stats) -> String {
     let counts: Vec<String> = stats.histogram().iter().map(u64::to_string).collect();
     format!("histogram=({})", counts.join(", "))
@@ -294,7 +298,13 @@ py_methods!(PyStats [value, summable, equatable] {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut fields = vec![stats_repr(&self.stats)];
         if let Some(bytes) = &self.scores {
-            fields.push(format!("scores={}", repr(bytes.bind(py))?));
+            let bytes = bytes.bind(py);
+            // A run's scores may be billions of bytes: a repr names how many.
+            let shown = match bytes.len()? {
+                n if n > REPR_SCORES => format!("<{n} bytes>"),
+                _ => repr(bytes)?,
+            };
+            fields.push(format!("scores={shown}"));
         }
         for (name, text) in [("strategy", &self.origin.strategy), ("rules", &self.origin.rules)] {
             if let Some(text) = text {

@@ -14,7 +14,7 @@ use crate::stats::{strategy_name, Origin, PyStats};
 use acesup::game::Game;
 use acesup::simulate::{AskError, ChunkedRun, Pool};
 use acesup::strategies::Builtin;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyRecursionError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyType};
 
@@ -51,7 +51,10 @@ py_methods!(PyBuiltinStrategy [] {
                 type_name(game)
             ))
         })?;
-        let chosen = game.get().game().ask(&self.builtin);
+        // A decision may be long (montecarlo with many play-outs): other Python
+        // threads run meanwhile. The game's lock keeps them off this game.
+        let (py, game, builtin) = (game.py(), game.get(), &self.builtin);
+        let chosen = py.detach(|| game.game().ask(builtin));
         Ok(chosen.map(PyMove))
     }
 
@@ -149,6 +152,11 @@ pub fn simulate(
         ))),
     })?;
     let (start, games) = index_range(&games, &start)?;
+    if keep_scores {
+        // One check of the memory, shared with the reference engine.
+        py.import("acesup.resources")?
+            .call_method1("check_scores_fit", (games,))?;
+    }
     let run = match strategy {
         StrategyArg::Builtin(builtin) => {
             let pool = Pool::new(threads).or_py()?;
@@ -162,6 +170,7 @@ pub fn simulate(
             function,
             shown_name,
         } => {
+            let _level = Nesting::enter()?;
             let mut run = ChunkedRun::new(rules, seed, start, games, 1, keep_scores);
             let mut asker = Asker {
                 function,
@@ -183,6 +192,40 @@ pub fn simulate(
         seed: Some(seed),
     };
     Ok(PyStats::of_run(py, run.finish()).made_by(origin))
+}
+
+/// How deep calls of `simulate` may nest on one thread (a callable strategy that
+/// calls `simulate`): each level takes native stack, which must not overflow
+/// whatever Python's recursion limit is (API.md; the reference engine's
+/// `MAX_SIMULATE_NESTING`).
+pub const MAX_SIMULATE_NESTING: usize = 16;
+
+thread_local! {
+    /// The `simulate` calls with a callable strategy under way on this thread.
+    static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of `simulate` with a callable strategy on this thread, while it lives.
+struct Nesting;
+
+impl Nesting {
+    /// `RecursionError` beyond [`MAX_SIMULATE_NESTING`] levels.
+    fn enter() -> PyResult<Nesting> {
+        let depth = NESTING.get();
+        if depth >= MAX_SIMULATE_NESTING {
+            return Err(PyRecursionError::new_err(format!(
+                "simulate() nested more than {MAX_SIMULATE_NESTING} deep: a strategy that calls simulate() may do so at most {MAX_SIMULATE_NESTING} calls deep"
+            )));
+        }
+        NESTING.set(depth + 1);
+        Ok(Nesting)
+    }
+}
+
+impl Drop for Nesting {
+    fn drop(&mut self) {
+        NESTING.set(NESTING.get() - 1);
+    }
 }
 
 /// A Python callable strategy, asked about the games of a run one move at a time
@@ -215,15 +258,28 @@ impl Asker<'_> {
         let answer = self.function.call1((&object,));
         std::mem::swap(&mut *object.get().game(), game);
         let answer = answer?;
-        let Ok(mv) = answer.cast::<PyMove>() else {
-            return Err(StrategyError::new_err(format!(
-                "strategy {} returned {}, not a Move, in position {}",
-                self.name,
-                repr(&answer)?,
-                shown(py, game.to_text())?
-            )));
-        };
-        Ok(mv.get().0)
+        if let Ok(mv) = answer.cast::<PyMove>() {
+            return Ok(mv.get().0);
+        }
+        if let Ok(text) = answer.cast::<PyString>() {
+            return acesup::Move::parse(&text.to_cow()?).map_err(|err| {
+                let message = shown(py, game.to_text()).map(|position| {
+                    format!(
+                        "strategy {} returned {}, which is not a move text ({}), in position {position}",
+                        self.name,
+                        repr(&answer).unwrap_or_default(),
+                        err.message
+                    )
+                });
+                message.map_or_else(|err| err, StrategyError::new_err)
+            });
+        }
+        Err(StrategyError::new_err(format!(
+            "strategy {} returned {}, not a Move or a move text, in position {}",
+            self.name,
+            repr(&answer)?,
+            shown(py, game.to_text())?
+        )))
     }
 
     /// The Python exception of a failed question: `StrategyError` naming the
@@ -233,10 +289,15 @@ impl Asker<'_> {
         let py = self.function.py();
         let message = match error {
             AskError::Callback(err) => return err,
-            AskError::Changed { position } => shown(py, position).map(|position| {
+            AskError::Changed {
+                before,
+                after,
+                position,
+            } => shown(py, position).map(|position| {
                 format!(
-                    "strategy {} changed the game it was asked about (it must return a move, not play it), now at {position}",
-                    self.name
+                    "strategy {} changed the game it was asked about ({}; it must return a move, not play it), now at {position}",
+                    self.name,
+                    describe_change(before, after)
                 )
             }),
             AskError::Illegal { mv, position, error } => shown(py, position).map(|position| {
@@ -247,6 +308,19 @@ impl Asker<'_> {
             }),
         };
         message.map_or_else(|err| err, StrategyError::new_err)
+    }
+}
+
+/// What a strategy did to the history of the game it was asked about, which had
+/// `before` moves and has `after`: the words of the reference engine's
+/// `describe_change`.
+fn describe_change(before: usize, after: usize) -> String {
+    match after.cmp(&before) {
+        std::cmp::Ordering::Greater => format!("it played {} move(s)", after - before),
+        std::cmp::Ordering::Less => format!("it took back {} move(s)", before - after),
+        std::cmp::Ordering::Equal => {
+            "it took back moves and played others in their place".to_string()
+        }
     }
 }
 

@@ -14,6 +14,9 @@ pub struct Game {
     pos: Position,
     history: Vec<Move>,
     rng: Rng,
+    /// Moves played or taken back since the game was made: a change that keeps
+    /// the history's length (an undo, then a play) still changes this.
+    changes: u64,
 }
 
 impl Game {
@@ -25,6 +28,7 @@ impl Game {
             pos: Position::from_deck(&deck, rules),
             history: Vec::new(),
             rng,
+            changes: 0,
         }
     }
 
@@ -35,6 +39,7 @@ impl Game {
             pos: Position::from_deck(&deck, rules),
             history: Vec::new(),
             rng: Rng::new(seed),
+            changes: 0,
         })
     }
 
@@ -49,6 +54,7 @@ impl Game {
             pos,
             history: Vec::new(),
             rng,
+            changes: 0,
         }
     }
 
@@ -63,6 +69,12 @@ impl Game {
     /// The moves played, oldest first.
     pub fn history(&self) -> &[Move] {
         &self.history
+    }
+
+    /// How many moves were played or taken back since the game was made, to tell
+    /// whether a game handed to someone came back untouched.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// The strategy stream.
@@ -109,6 +121,7 @@ impl Game {
     pub fn play(&mut self, mv: Move) -> Result<()> {
         self.pos.play(mv)?;
         self.history.push(mv);
+        self.changes += 1;
         Ok(())
     }
 
@@ -120,6 +133,7 @@ impl Game {
             .pop()
             .ok_or_else(|| Error::new(ErrorKind::Undo, "no move to undo"))?;
         self.pos.unapply(mv);
+        self.changes += 1;
         Ok(mv)
     }
 

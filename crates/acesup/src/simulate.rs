@@ -313,9 +313,14 @@ pub const CALLBACK_CHUNK: u64 = 64;
 pub enum AskError<E> {
     /// The callback itself failed.
     Callback(E),
-    /// The callback changed the game's history (played or undid moves) instead of
-    /// returning a move; `position` is the R6.5 text of the game as it left it.
-    Changed { position: String },
+    /// The callback changed the game's history (played or undid moves, even an undo
+    /// then a play) instead of returning a move: the history had `before` moves and
+    /// has `after`; `position` is the R6.5 text of the game as it left it.
+    Changed {
+        before: usize,
+        after: usize,
+        position: String,
+    },
     /// The callback returned a move that is illegal in the position `position`.
     Illegal {
         mv: Move,
@@ -340,7 +345,14 @@ impl ChunkedRun {
             rules,
             seed,
             stats: Stats::empty(rules.win_score()),
-            scores: keep_scores.then(Vec::new),
+            scores: keep_scores.then(|| {
+                // Room for every score at once, so that the scores do not grow by
+                // doubling (a peak of twice their size); when the room cannot be
+                // had now, they grow as they come.
+                let mut scores = Vec::new();
+                let _ = scores.try_reserve_exact(usize::try_from(games).unwrap_or(usize::MAX));
+                scores
+            }),
         }
     }
 
@@ -381,10 +393,12 @@ impl ChunkedRun {
             let index = first.wrapping_add(i);
             let mut game = Game::from_seed(game_seed(self.seed, index), self.rules);
             while !game.is_over() {
-                let played = game.history().len();
+                let (before, changes) = (game.history().len(), game.changes());
                 let mv = choose(&mut game).map_err(AskError::Callback)?;
-                if game.history().len() != played {
+                if game.changes() != changes {
                     return Err(AskError::Changed {
+                        before,
+                        after: game.history().len(),
                         position: game.to_text(),
                     });
                 }
@@ -592,7 +606,16 @@ mod tests {
             let mv = game.legal_moves()[0];
             game.play(mv).map(|()| mv).map_err(|e| e.message)
         });
-        assert!(matches!(played, Err(AskError::Changed { .. })));
+        assert!(matches!(played, Err(AskError::Changed { before: 0, after: 1, .. })));
+        // An undo then a play keeps the history's length, and is seen all the same.
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let replayed = run.play_chunk_with(|game| {
+            if let Ok(last) = game.undo() {
+                game.play(last).map_err(|e| e.message)?;
+            }
+            Ok::<_, String>(game.ask(&Random).expect("not over"))
+        });
+        assert!(matches!(replayed, Err(AskError::Changed { before: 1, after: 1, .. })));
         let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
         let illegal = run.play_chunk_with(|_| Ok::<_, ()>(Move::Discard(4)));
         let Err(AskError::Illegal {

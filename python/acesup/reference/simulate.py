@@ -2,14 +2,41 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from ..arguments import U64, int_arg, rules_arg
+from ..resources import check_scores_fit
 from .game import Game
 from .rng import game_seed
 from .rules import Rules
 from .stats import Stats
 from .strategies import Strategy, resolve
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "MAX_SIMULATE_NESTING"]
+
+MAX_SIMULATE_NESTING = 16
+"""How deep calls of ``simulate`` may nest on one thread (a strategy that calls
+``simulate``): the native engine's stack must not overflow, so both engines refuse
+a deeper call with ``RecursionError`` (API.md)."""
+
+_nesting = threading.local()
+
+
+@contextmanager
+def nested_simulate() -> Iterator[None]:
+    """One more level of ``simulate`` on this thread, for the duration of a run;
+    ``RecursionError`` beyond ``MAX_SIMULATE_NESTING``."""
+    depth = getattr(_nesting, "depth", 0)
+    if depth >= MAX_SIMULATE_NESTING:
+        raise RecursionError(f"simulate() nested more than {MAX_SIMULATE_NESTING} deep: a strategy that "
+                             f"calls simulate() may do so at most {MAX_SIMULATE_NESTING} calls deep")
+    _nesting.depth = depth + 1
+    try:
+        yield
+    finally:
+        _nesting.depth = depth
 
 
 def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | None = None, seed: int = 0,
@@ -27,7 +54,8 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
     Raises ``ValueError`` for a negative count, a seed outside [0, 2**64), a
     thread count below 1 or a last game index beyond 2**64 - 1; ``TypeError``
     for an argument of the wrong type (bools are not ints, and ``scores`` must
-    be a bool); ``StrategyError``
+    be a bool); ``MemoryError`` when the scores asked for cannot fit in the
+    memory available (``acesup.resources``); ``StrategyError``
     for an unknown strategy or one that returns no legal move.
     """
     games = int_arg(games, "games")
@@ -41,11 +69,15 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
         raise TypeError(f"scores must be True or False, got {type(scores).__name__}")
     if start + games > U64:
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
+    if scores:
+        check_scores_fit(games)
     histogram = [0] * (rules.win_score() + 1)
-    played = bytearray()
-    for index in range(start, start + games):
-        game = Game.from_seed(game_seed(seed, index), rules)
-        player.play_out(game)
-        histogram[game.score] += 1
-        played.append(game.score)
+    played = bytearray(games if scores else 0)
+    with nested_simulate():
+        for k, index in enumerate(range(start, start + games)):
+            game = Game.from_seed(game_seed(seed, index), rules)
+            player.play_out(game)
+            histogram[game.score] += 1
+            if scores:
+                played[k] = game.score
     return Stats(histogram, bytes(played) if scores else None, player.name, str(rules), seed)

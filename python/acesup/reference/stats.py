@@ -24,6 +24,10 @@ _END = object()  # the end of an iterator, for next()
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 
+REPR_SCORES = 64
+"""The most scores a ``repr`` of Stats writes out; more are shown as their count."""
+
+
 class Stats(Frozen):
     """How many games ended with each score, with the figures derived from it,
     and optionally each game's score.
@@ -132,8 +136,11 @@ class Stats(Frozen):
 
     def __repr__(self) -> str:
         fields = [f"histogram={self.histogram!r}"]
-        fields += [f"{name}={value!r}" for name, value in (("scores", self._scores), *self._origin_fields())
-                   if value is not None]
+        if self._scores is not None:
+            # A run's scores may be billions of bytes: a repr names how many.
+            shown = f"<{len(self._scores)} bytes>" if len(self._scores) > REPR_SCORES else repr(self._scores)
+            fields.append(f"scores={shown}")
+        fields += [f"{name}={value!r}" for name, value in self._origin_fields() if value is not None]
         return f"Stats({', '.join(fields)})"
 
     def _origin_fields(self) -> tuple[tuple[str, object], ...]:

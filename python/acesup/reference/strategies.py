@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 
-from ..errors import IllegalMoveError, StrategyError
+from ..errors import IllegalMoveError, MoveError, StrategyError
 from .cards import Card
 from .game import Game
 from .moves import Move
@@ -76,18 +76,32 @@ class Player:
     def play_turn(self, game: Game) -> None:
         """Asks the strategy for a move of ``game`` (not over) and plays it.
 
-        ``StrategyError`` naming the strategy, what it returned and the position
-        when it returns anything but a legal Move, or plays or takes back moves
-        itself; the game is then as the strategy left it. An exception raised
-        by the strategy itself propagates unchanged.
+        The strategy returns a Move or a move text (as ``game.play`` takes). It
+        may draw from the game's stream, nothing else: ``StrategyError`` naming
+        the strategy, what it returned and the position when it returns
+        anything but a legal move, or plays or takes back moves itself (even an
+        ``undo()`` followed by a ``play()``); the game is then as the strategy
+        left it. An exception raised by the strategy itself propagates unchanged.
         """
         played = len(game.history)
-        move = self.strategy(game)
-        if len(game.history) != played:
+        # Every play makes a new history entry, so the last entry's identity
+        # tells an undo-and-replay from an untouched game, in constant time.
+        last = game._history[-1] if game._history else None
+        answer = self.strategy(game)
+        now_last = game._history[-1] if game._history else None
+        if len(game.history) != played or now_last is not last:
             raise StrategyError(f"strategy {self.name!r} changed the game it was asked about "
-                                f"(it must return a move, not play it), now at {game.to_str()!r}")
+                                f"({describe_change(played, len(game.history))}; it must return "
+                                f"a move, not play it), now at {game.to_str()!r}")
+        move = answer
+        if isinstance(answer, str):
+            try:
+                move = Move.parse(answer)
+            except MoveError as err:
+                raise StrategyError(f"strategy {self.name!r} returned {answer!r}, which is not a move "
+                                    f"text ({err}), in position {game.to_str()!r}") from None
         if not isinstance(move, Move):
-            raise StrategyError(f"strategy {self.name!r} returned {move!r}, not a Move, "
+            raise StrategyError(f"strategy {self.name!r} returned {move!r}, not a Move or a move text, "
                                 f"in position {game.to_str()!r}")
         try:
             game.play(move)
@@ -99,6 +113,16 @@ class Player:
         """Plays ``game`` until it is over."""
         while not game.is_over:
             self.play_turn(game)
+
+
+def describe_change(before: int, after: int) -> str:
+    """What a strategy did to the history of the game it was asked about, which
+    had ``before`` moves and has ``after``: the same words in both engines."""
+    if after > before:
+        return f"it played {after - before} move(s)"
+    if after < before:
+        return f"it took back {before - after} move(s)"
+    return "it took back moves and played others in their place"
 
 
 def resolve(strategy: str | Strategy) -> Player:

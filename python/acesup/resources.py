@@ -1,0 +1,42 @@
+"""What a run may ask of the machine: ``simulate(..., scores=True)`` keeps a byte a
+game, so a run of billions of games is refused up front, with the figures, rather
+than left to exhaust the memory hours later. Both engines call this one check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["SCORE_BYTES_PER_GAME", "available_memory", "check_scores_fit"]
+
+SCORE_BYTES_PER_GAME = 2
+"""Bytes a game of a run with ``scores=True`` needs at its peak: its score, and
+the score's copy in the ``bytes`` of the result."""
+
+MEMINFO = Path("/proc/meminfo")
+
+
+def available_memory() -> int | None:
+    """The bytes of memory available to a new allocation (Linux's ``MemAvailable``),
+    or None where the system does not say (other OSes, or a kernel without it)."""
+    try:
+        lines = MEMINFO.read_text(encoding="ascii").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        name, _, value = line.partition(":")
+        if name == "MemAvailable":
+            number, _, unit = value.strip().partition(" ")
+            return int(number) * (1024 if unit == "kB" else 1)
+    return None
+
+
+def check_scores_fit(games: int) -> None:
+    """``MemoryError`` naming the bytes needed and the bytes available when the
+    scores of ``games`` games cannot fit in the memory available; nothing where
+    the system does not say how much that is."""
+    needed = SCORE_BYTES_PER_GAME * games
+    available = available_memory()
+    if available is not None and needed > available:
+        raise MemoryError(f"simulate(..., scores=True) of {games} games needs about {needed} bytes "
+                          f"({SCORE_BYTES_PER_GAME} a game), but only {available} bytes of memory are "
+                          f"available (MemAvailable in {MEMINFO}); play it in shards, or without scores")
