@@ -86,3 +86,105 @@ def test_a_long_builtin_decision_lets_other_threads_run(engine):
     took = time.perf_counter() - began
     assert took > 0.3, "the decision is too quick to show anything"
     assert ticks > took / 0.002 / 10, f"{ticks} ticks of the other thread in {took:.2f} s"
+
+
+# --- Ctrl-C within half a second (issue 9, items 2 and 3) ------------------------------------
+
+# A run in a child process, sent SIGINT by a timer thread once its work is under way:
+# it prints how long after the signal the run ended, and then what `after` prints.
+INTERRUPTED = """
+import os, signal, threading, time
+import {engine} as engine
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if this test run ignores SIGINT
+{setup}
+sent = []
+
+def interrupt():
+    sent.append(time.perf_counter())
+    os.kill(os.getpid(), signal.SIGINT)
+
+threading.Timer(1.0, interrupt).start()
+try:
+    {call}
+    print("finished")
+except KeyboardInterrupt:
+    print(f"stopped {{time.perf_counter() - sent[0]:.3f}}")
+{after}
+"""
+
+# A pile of 28 cards and three empty piles under fill="any": lookahead weighs an
+# exponential number of lines (24 cards already take most of a minute).
+TALL_PILE = """
+cards = [str(c) for c in engine.Rules.standard().deck()]
+tall, rest = [c for c in cards if c[0] != "A"][:28], [c for c in cards if c[0] != "A"][28:]
+stock = [c for c in cards if c[0] == "A"] + rest
+game = engine.Game.from_str("".join(tall) + "/-/-/- " + "".join(stock) + " - "
+                            + "fill=any,deal=free,relocate_single=false,ace_high=true")
+"""
+
+ENDLESS = "montecarlo:playouts=4294967295"
+
+LONG_RUNS = {
+    "simulate": ("", f"engine.simulate(10**6, {ENDLESS!r})", ""),
+    "simulate on one thread": ("", f"engine.simulate(10**6, {ENDLESS!r}, threads=1)", ""),
+    "a montecarlo decision": (f"game = engine.Game.from_str({MANY_LINES!r}); before = game.copy()",
+                              f"engine.strategy({ENDLESS!r})(game)",
+                              "print('unchanged', game == before and game.randbelow(2**60) == before.randbelow(2**60))"),
+    "a lookahead decision": (TALL_PILE, 'engine.strategy("lookahead")(game)', ""),
+    "solve": ("game = engine.Game.from_kpat(1)", "engine.solve(game)", ""),
+    "solvability": ("", "engine.solvability(10**9, engine.Rules.kpat())", ""),
+}
+
+
+def stopped_within(done, seconds):
+    assert done.returncode == 0, done.stderr[-2000:]
+    word, took = done.stdout.split()[:2]
+    assert word == "stopped", done.stdout
+    assert float(took) < seconds, f"stopped {took} s after Ctrl-C"
+
+
+@pytest.mark.parametrize("run", list(LONG_RUNS))
+def test_ctrl_c_stops_a_run_whose_one_game_or_decision_costs_minutes(engine, run):
+    setup, call, after = LONG_RUNS[run]
+    done = run_python(INTERRUPTED.format(engine=engine.__name__, setup=setup, call=call, after=after))
+    stopped_within(done, 0.5)
+    if after:
+        assert done.stdout.split("\n")[1] == "unchanged True", done.stdout
+
+
+def test_two_runs_on_two_threads_do_not_cancel_each_other():
+    """Ctrl-C stops the run of the main thread; a run on another thread, which no
+    signal reaches, goes on to its end with its full result."""
+    done = run_python(INTERRUPTED.format(
+        engine="acesup",
+        setup=textwrap.dedent("""
+            other = []
+            worker = threading.Thread(target=lambda: other.append(
+                engine.simulate(3000, "montecarlo:playouts=20", threads=1)))
+            worker.start()
+            """),
+        call=f"engine.simulate(10**6, {ENDLESS!r}, threads=1)",
+        after=textwrap.dedent("""
+            worker.join()
+            print("other", other[0] == engine.simulate(3000, "montecarlo:playouts=20", threads=1))
+            """)))
+    stopped_within(done, 0.5)
+    assert done.stdout.split("\n")[1] == "other True", done.stdout
+
+
+def test_the_cli_stops_an_endless_simulate_on_ctrl_c():
+    import os
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "acesup", "simulate", "--strategy", ENDLESS],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(2.0)  # past the start-up, into the first games
+    sent = time.perf_counter()
+    os.kill(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    took = time.perf_counter() - sent
+    assert process.returncode == 130, err
+    assert "interrupted" in out + err and "Traceback" not in err
+    assert took < 0.5, f"stopped {took:.2f} s after Ctrl-C"

@@ -15,6 +15,7 @@ mod cards;
 mod deals;
 mod errors;
 mod game;
+mod interrupt;
 mod moves;
 mod protocols;
 mod rng;

@@ -7,6 +7,7 @@ use crate::arguments::{
 };
 use crate::errors::OrPyErr;
 use crate::game::PyGame;
+use crate::interrupt;
 use crate::moves::{move_arg, move_repr, PyMove};
 use crate::protocols::py_methods;
 use crate::rules::rules_arg;
@@ -95,42 +96,17 @@ fn limits_arg(
     })
 }
 
-/// Run `work` with the GIL released, on a thread of its own, while this thread
-/// checks for Ctrl-C: on a signal, `work` is told to stop (through the limits'
-/// cancel flag) and the exception is raised once it has.
+/// Runs `work` where Ctrl-C stops it ([`interrupt::interruptible`]), with the
+/// run's cancel flag in `limits`, which the search looks at.
 fn interruptible<T: Send>(
     py: Python<'_>,
     limits: &mut solver::Limits,
     work: impl FnOnce(&solver::Limits) -> T + Send,
 ) -> PyResult<T> {
-    use std::sync::mpsc::{channel, RecvTimeoutError};
-    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    limits.cancel = Some(cancel.clone());
+    let flag = interrupt::new_flag();
+    limits.cancel = Some(flag.clone());
     let limits = &*limits;
-    let (result, signal) = py.detach(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = channel::<()>();
-            let worker = scope.spawn(move || {
-                let result = work(limits);
-                let _ = done.send(());
-                result
-            });
-            let mut signal = Ok(());
-            while let Err(RecvTimeoutError::Timeout) =
-                finished.recv_timeout(std::time::Duration::from_millis(5))
-            {
-                if signal.is_ok() {
-                    signal = Python::attach(|py| py.check_signals());
-                    if signal.is_err() {
-                        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                }
-            }
-            (worker.join(), signal)
-        })
-    });
-    signal?;
-    result.map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("the solver failed"))
+    interrupt::interruptible(py, &flag, || work(limits))
 }
 
 py_methods!(PySolution [value] {

@@ -7,10 +7,12 @@ use crate::arguments::{
 };
 use crate::errors::{OrPyErr, StrategyError};
 use crate::game::PyGame;
+use crate::interrupt::{interruptible, new_flag};
 use crate::moves::PyMove;
 use crate::protocols::py_methods;
 use crate::rules::rules_arg;
 use crate::stats::{strategy_name, Origin, PyStats};
+use acesup::cancel;
 use acesup::game::Game;
 use acesup::simulate::{AskError, ChunkedRun, Pool};
 use acesup::strategies::Builtin;
@@ -51,10 +53,20 @@ py_methods!(PyBuiltinStrategy [] {
                 type_name(game)
             ))
         })?;
-        // A decision may be long (montecarlo with many play-outs): other Python
-        // threads run meanwhile. The game's lock keeps them off this game.
+        // A decision may be long (montecarlo with many play-outs, lookahead on tall
+        // piles): other Python threads run meanwhile, and Ctrl-C stops it. The
+        // game's lock keeps other threads off this game; a cancelled decision
+        // gives back the draws it took, so the game is unchanged.
         let (py, game, builtin) = (game.py(), game.get(), &self.builtin);
-        let chosen = py.detach(|| game.game().ask(builtin));
+        let chosen = interruptible(py, &new_flag(), || {
+            let mut game = game.game();
+            let stream = *game.rng();
+            let chosen = game.ask(builtin);
+            if cancel::requested() {
+                *game.rng_mut() = stream;
+            }
+            chosen
+        })?;
         Ok(chosen.map(PyMove))
     }
 
@@ -161,9 +173,13 @@ pub fn simulate(
         StrategyArg::Builtin(builtin) => {
             let pool = Pool::new(threads).or_py()?;
             let mut run = ChunkedRun::new(rules, seed, start, games, pool.threads(), keep_scores);
-            while py.detach(|| run.play_chunk(&pool, &builtin)).or_py()? {
-                py.check_signals()?;
-            }
+            // Ctrl-C raises the run's flag, which stops the chunk under way within
+            // its games and the run after it.
+            interruptible(py, &new_flag(), || {
+                while !cancel::requested() && run.play_chunk(&pool, &builtin)? {}
+                Ok(())
+            })?
+            .or_py()?;
             run
         }
         StrategyArg::Callable {

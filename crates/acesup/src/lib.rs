@@ -16,10 +16,12 @@
 //! - [`strategies`]: the built-in strategies (STRATEGIES.md).
 //! - [`stats`]: score histograms and their statistics.
 //! - [`simulate`]: seeded batch play-outs, on any number of threads.
+//! - [`cancel`]: a run's cancel flag, seen inside the long decisions (Ctrl-C).
 //! - [`batch`]: many seeded games stepped at once, for a policy outside the engine (BATCH.md).
 //! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
 
 pub mod batch;
+pub mod cancel;
 pub mod cards;
 pub mod deals;
 pub mod game;

@@ -4,6 +4,7 @@
 //! on (s, i) alone and a run gives the same [`Stats`] on any number of threads.
 //! Indices are taken modulo 2⁶⁴, as `game_seed` does.
 
+use crate::cancel;
 use crate::cards::{Card, DECK_SIZE};
 use crate::game::Game;
 use crate::moves::Move;
@@ -142,7 +143,9 @@ impl Pool {
     /// `scratch` and an accumulator starting at `empty()`, `step` adds item i to
     /// them, and `join` combines the accumulators of consecutive ranges, in order (so
     /// that an accumulator that lists its items lists them in index order, at any
-    /// thread count). The one place where a batch chooses its threads.
+    /// thread count). The one place where a batch chooses its threads: the
+    /// caller's cancel flag ([`cancel::current`]) is current on every thread while
+    /// it folds.
     pub fn fold<A, W>(
         &self,
         count: u64,
@@ -155,14 +158,16 @@ impl Pool {
         A: Send,
         W: Send,
     {
+        let flag = cancel::current();
         let parallel = || {
             (0..count)
                 .into_par_iter()
                 .fold(
-                    || (scratch(), empty()),
-                    |(mut work, mut acc), i| {
+                    // A fold's scratch lives on one thread for its sequential part.
+                    || ((cancel::Scope::enter(flag.clone()), scratch()), empty()),
+                    |((scope, mut work), mut acc), i| {
                         step(&mut work, &mut acc, i);
-                        (work, acc)
+                        ((scope, work), acc)
                     },
                 )
                 .map(|(_, acc)| acc)

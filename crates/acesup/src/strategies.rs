@@ -13,6 +13,7 @@
 //! [`real_fills`], [`deal_or_first_real_fill`] and [`lookahead_ends`]; the forced
 //! discards are [`Position::discard_forced`].
 
+use crate::cancel;
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
@@ -257,7 +258,8 @@ fn piles_key(pos: &Position) -> PilesKey {
 /// may end where a deal is legal or no real fill is. The lines are visited depth
 /// first, fills in R3 order, a line before its extensions. A position reached a
 /// second time is skipped with everything after it: the lines through it were
-/// already seen, earlier in tie order.
+/// already seen, earlier in tie order. A cancelled run ([`cancel::requested`])
+/// cuts the search short, with no end at all when the start is none.
 pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Position)) {
     fn search(
         pos: &Position,
@@ -273,6 +275,9 @@ pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Posit
             visit(first, pos);
         }
         for fill in real_fills(pos) {
+            if cancel::requested() {
+                return;
+            }
             let mut after = pos.clone();
             after.apply(fill);
             after.discard_forced();
@@ -361,7 +366,8 @@ impl Decide for MonteCarlo {
     fn decide(&self, pos: &Position, moves: &LegalMoves, rng: &mut Rng) -> Move {
         let mut candidates: Vec<(Option<Move>, Position)> = Vec::new();
         lookahead_ends(pos, |first, end| candidates.push((first, end.clone())));
-        let mut chosen = candidates[0].0;
+        // No candidate only when a cancelled run cut the search short.
+        let mut chosen = candidates.first().and_then(|(first, _)| *first);
         if candidates.len() > 1 {
             let mut cards: Vec<Card> = pos.stock().to_vec();
             cards.sort_unstable();
@@ -369,6 +375,9 @@ impl Decide for MonteCarlo {
             let mut totals = vec![0u64; candidates.len()];
             let mut trial = pos.clone();
             for _ in 0..self.playouts {
+                if cancel::requested() {
+                    break;
+                }
                 guess.copy_from_slice(&cards);
                 shuffle_slice(&mut guess, rng);
                 for ((_, end), total) in candidates.iter().zip(&mut totals) {

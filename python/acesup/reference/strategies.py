@@ -172,7 +172,14 @@ class BuiltinStrategy:
     def __call__(self, game: Game) -> Move | None:
         if not isinstance(game, Game):
             raise TypeError(f"a strategy is called on a Game, got {type(game).__name__}")
-        return None if game.is_over else self._player.strategy(game)
+        if game.is_over:
+            return None
+        stream = game._rng.copy()
+        try:
+            return self._player.strategy(game)
+        except KeyboardInterrupt:
+            game._rng = stream  # an interrupted decision leaves the game as it was (API.md, Ctrl-C)
+            raise
 
     def __repr__(self) -> str:
         return f"strategy({self.text!r})"

@@ -1,0 +1,53 @@
+//! Long native work that Ctrl-C stops within a few milliseconds, whatever one game
+//! or one decision costs (docs/API.md, "Ctrl-C").
+
+use acesup::cancel::{self, Flag};
+use pyo3::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often the calling thread looks for a signal while the work runs.
+const POLL: Duration = Duration::from_millis(10);
+
+/// A new cancel flag, for one run.
+pub fn new_flag() -> Flag {
+    Arc::new(AtomicBool::new(false))
+}
+
+/// Runs `work` with the GIL released on a thread of its own, on which `flag` is the
+/// current cancel flag ([`cancel::Scope`]), while this thread looks for signals
+/// (`check_signals`, which only the main thread sees) every [`POLL`]. On a signal
+/// the flag is raised, so that the work cuts itself short, and once it has
+/// returned the signal's exception (KeyboardInterrupt) is raised in place of its
+/// result. Other Python threads run meanwhile.
+pub fn interruptible<T: Send>(
+    py: Python<'_>,
+    flag: &Flag,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let (result, signal) = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = channel::<()>();
+            let worker = scope.spawn(move || {
+                let _scope = cancel::Scope::enter(Some(flag.clone()));
+                let result = work();
+                let _ = done.send(());
+                result
+            });
+            let mut signal = Ok(());
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(POLL) {
+                if signal.is_ok() {
+                    signal = Python::attach(|py| py.check_signals());
+                    if signal.is_err() {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            (worker.join(), signal)
+        })
+    });
+    signal?;
+    result.map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("the engine's worker thread failed"))
+}
