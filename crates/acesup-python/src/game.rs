@@ -94,7 +94,7 @@ fn move_list<'py>(py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'py, PyList
 
 py_methods!(PyGame [mutable, equatable] {
     #[new]
-    #[pyo3(signature = (*_args, **_kwargs))]
+    #[pyo3(signature = (*_args, **_kwargs), text_signature = "(*args, **kwargs)")]
     fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         Err(PyTypeError::new_err(
             "make a Game with Game.from_seed(), Game.from_deck() or Game.from_str()",
