@@ -31,6 +31,7 @@ from ._core import (
     simulate,
     solvability,
     solve,
+    solve_deals,
     strategy,
 )
 from .batch import Batch
@@ -70,6 +71,7 @@ __all__ = [
     "Solution",
     "solvability",
     "Solvability",
+    "solve_deals",
     "strategy",
     "BuiltinStrategy",
     "compare",

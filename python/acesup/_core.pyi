@@ -25,6 +25,8 @@ __all__ = [
     "Solvability",
     "solve",
     "solvability",
+    "DealVerdicts",
+    "solve_deals",
 ]
 
 @final
@@ -350,3 +352,18 @@ def solvability(
     node_limit: int | None = None,
     time_limit: float | None = None,
 ) -> Solvability: ...
+
+@final
+class DealVerdicts:
+    def __iter__(self) -> DealVerdicts: ...
+    def __next__(self) -> tuple[int, bool | None]: ...
+
+def solve_deals(
+    deals: str,
+    numbers: range,
+    rules: Rules | None = None,
+    *,
+    threads: int | None = None,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+) -> DealVerdicts: ...

@@ -48,5 +48,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::PySolvability>()?;
     m.add_function(wrap_pyfunction!(solver::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solvability, m)?)?;
+    m.add_class::<solver::PyDealVerdicts>()?;
+    m.add_function(wrap_pyfunction!(solver::solve_deals, m)?)?;
     Ok(())
 }

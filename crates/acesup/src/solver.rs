@@ -1412,43 +1412,55 @@ pub fn solvability(
     games: u64,
     limits: &Limits,
 ) -> Option<Solvability> {
-    let cancelled = || {
-        limits
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-    };
-    let solve_one = |solver: &mut Solver, tally: &mut Solvability, index: u64| {
-        if !cancelled() {
-            tally.record(
-                solver
-                    .solve(&seeded_position(seed, index, rules), limits)
-                    .winnable,
-            );
-        }
-    };
-    let chunk = |first: u64, count: u64| {
-        pool.fold(
-            count,
-            Solvability::default,
-            Solver::new,
-            |solver, tally, i| solve_one(solver, tally, first.wrapping_add(i)),
-            |a: Solvability, b| a.merge(&b).expect("a chunk's games fit in 64 bits"),
-        )
-    };
     let mut tally = Solvability::default();
     for (first, count) in chunks(
         start,
         u128::from(games),
         CHUNK_PER_THREAD * pool.threads() as u64,
     ) {
-        let part = chunk(first, count);
-        if cancelled() {
-            return None;
-        }
-        tally = tally.merge(&part).expect("at most 2**64 - 1 games");
+        let found = verdicts(
+            pool,
+            count,
+            |i| seeded_position(seed, first.wrapping_add(i), rules),
+            limits,
+        )?;
+        found.into_iter().for_each(|verdict| tally.record(verdict));
     }
     Some(tally)
+}
+
+/// The verdicts ([`Solution::winnable`]) on positions `0 .. count`, position i
+/// being `position(i)`, each solved with its own `limits` on `pool`, in index
+/// order; None when the limits' cancel flag stops the run. What every batch of
+/// solves is made of: [`solvability`], and the numbered deals of kpat and PySolFC
+/// (`acesup.solve_deals`).
+pub fn verdicts(
+    pool: &Pool,
+    count: u64,
+    position: impl Fn(u64) -> Position + Sync + Send,
+    limits: &Limits,
+) -> Option<Vec<Option<bool>>> {
+    let cancelled = || {
+        limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
+    let found = pool.fold(
+        count,
+        Vec::new,
+        Solver::new,
+        |solver, found: &mut Vec<Option<bool>>, i| {
+            if !cancelled() {
+                found.push(solver.solve(&position(i), limits).winnable);
+            }
+        },
+        |mut a, b| {
+            a.extend_from_slice(&b);
+            a
+        },
+    );
+    (!cancelled()).then_some(found)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ from .moves import Move
 from .rng import Rng, deck_from_seed, game_seed
 from .rules import Rules
 from .simulate import simulate
-from .solver import Solution, Solvability, solvability, solve
+from .solver import Solution, Solvability, solvability, solve, solve_deals
 from .stats import Stats
 from .strategies import BuiltinStrategy, strategy
 
@@ -36,6 +36,7 @@ __all__ = [
     "Solution",
     "solvability",
     "Solvability",
+    "solve_deals",
     "strategy",
     "BuiltinStrategy",
     "compare",

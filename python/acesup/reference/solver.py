@@ -17,13 +17,14 @@ from collections.abc import Iterable, Iterator
 
 from ..arguments import U64, int_arg, native_game_error, rules_arg
 from ..values import Frozen
+from .deals import deck_from_kpat, deck_from_pysol
 from .game import Game
 from .moves import Move, as_move
 from .rng import game_seed
 from .rules import Rules
 from .stats import _wilson
 
-__all__ = ["Solution", "Solvability", "solve", "solvability"]
+__all__ = ["Solution", "Solvability", "solve", "solvability", "solve_deals"]
 
 
 class Solution(Frozen):
@@ -237,3 +238,42 @@ def solvability(games: int, rules: Rules | None = None, seed: int = 0, *, thread
         game = Game.from_seed(game_seed(seed, index), rules)
         counts[solve(game, node_limit, time_limit).winnable] += 1
     return Solvability(counts[True], counts[False], counts[None])
+
+
+def solve_deals(deals: str, numbers: range, rules: Rules | None = None, *, threads: int | None = None,
+                node_limit: int | None = None, time_limit: float | None = None) -> Iterator[tuple[int, bool | None]]:
+    """Solves the numbered deals ``numbers`` (a range) of kpat (``deals="kpat"``,
+    ``Game.from_kpat``) or of PySolFC (``"pysol"``, ``Game.from_pysol``), each
+    under ``rules`` (the program's preset, ``Rules.kpat()`` or ``Rules.pysol()``,
+    by default) with its own ``node_limit`` and ``time_limit``, and yields
+    (number, winnable) in the order of the numbers as each is solved.
+
+    The arguments are checked at the call, before anything is solved: ``ValueError``
+    for another program, a number outside the program's range (the first and the
+    last of ``numbers`` are checked), rules that do not deal a 52-card deck (the
+    errors of ``from_kpat``), a thread count below 1 or a limit that is not
+    positive; ``TypeError`` for ``numbers`` that is not a range, or an argument of
+    the wrong type. ``threads`` is checked and otherwise ignored: this engine runs
+    on one thread.
+    """
+    if not isinstance(deals, str):
+        raise TypeError(f"deals must be 'kpat' or 'pysol', got {type(deals).__name__}")
+    if deals not in ("kpat", "pysol"):
+        raise ValueError(f"deals must be 'kpat' or 'pysol', got {deals!r}")
+    if not isinstance(numbers, range):
+        raise TypeError(f"numbers must be a range of deal numbers, such as range(1, 1001), "
+                        f"got {type(numbers).__name__}")
+    rules = rules_arg(rules, Rules, Rules.kpat() if deals == "kpat" else Rules.pysol())
+    if threads is not None:
+        int_arg(threads, "threads", 1)
+    node_limit, time_limit = _limits(node_limit, time_limit)
+    deal, deck = (Game.from_kpat, deck_from_kpat) if deals == "kpat" else (Game.from_pysol, deck_from_pysol)
+    if numbers:
+        deal(numbers[0], rules)
+        deck(numbers[-1])
+
+    def verdicts() -> Iterator[tuple[int, bool | None]]:
+        for number in numbers:
+            yield number, solve(deal(number, rules), node_limit, time_limit).winnable
+
+    return verdicts()

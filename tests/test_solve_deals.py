@@ -1,0 +1,73 @@
+"""``solve_deals``: the verdicts on a range of kpat or PySolFC deal numbers, in
+both engines, streamed in the order of the numbers (issue 10 item 3)."""
+
+from __future__ import annotations
+
+import pytest
+
+import acesup
+
+# Rules under which the reference's plain search settles these deals in moments.
+QUICK = "fill=top,deal=free,relocate_single=true,ace_high=true"
+# Their verdicts, each the native solve of Game.from_kpat(n, rules) (checked below).
+KPAT_1_20 = [False, True, False, True, False, True, False, False, False, True,
+             True, False, True, False, False, False, True, True, False, True]
+
+
+def test_kpat_1_to_20_are_the_verdicts_of_solve():
+    rules = acesup.Rules.parse(QUICK)
+    found = list(acesup.solve_deals("kpat", range(1, 21), rules))
+    assert found == list(zip(range(1, 21), KPAT_1_20))
+    assert [acesup.solve(acesup.Game.from_kpat(n, rules)).winnable for n in range(1, 21)] == KPAT_1_20
+
+
+@pytest.mark.parametrize("numbers", [range(16, 19), range(2, 7, 2), range(18, 15, -1), range(5, 5)])
+def test_both_engines_give_the_same_verdicts_in_the_order_of_the_numbers(engine, numbers):
+    found = engine.solve_deals("kpat", numbers, engine.Rules.parse(QUICK))
+    assert iter(found) is found
+    assert list(found) == [(n, KPAT_1_20[n - 1]) for n in numbers]
+
+
+def test_pysol_numbers_in_both_generators_are_the_verdicts_of_solve():
+    rules = acesup.Rules.parse(QUICK)
+    numbers = range(31990, 32010)
+    found = list(acesup.solve_deals("pysol", numbers, rules, node_limit=10**6))
+    assert found == [(n, acesup.solve(acesup.Game.from_pysol(n, rules), node_limit=10**6).winnable)
+                     for n in numbers]
+
+
+def test_the_program_preset_is_the_default_rules():
+    found = list(acesup.solve_deals("kpat", range(2, 3), node_limit=10**5))
+    assert found == [(2, acesup.solve(acesup.Game.from_kpat(2), node_limit=10**5).winnable)]
+
+
+def test_verdicts_do_not_depend_on_the_thread_count():
+    rules = acesup.Rules.parse(QUICK)
+    one = list(acesup.solve_deals("kpat", range(1, 200), rules, threads=1, node_limit=10**5))
+    assert list(acesup.solve_deals("kpat", range(1, 200), rules, threads=3, node_limit=10**5)) == one
+    assert len(one) == 199 and any(v is None for _, v in one) and any(v for _, v in one)
+
+
+@pytest.mark.parametrize("args, kwargs, error, words", [
+    (("freecell", range(3)), {}, ValueError, "deals must be 'kpat' or 'pysol', got 'freecell'"),
+    ((3, range(3)), {}, TypeError, "deals must be 'kpat' or 'pysol', got int"),
+    (("kpat", [1, 2]), {}, TypeError, "numbers must be a range of deal numbers"),
+    (("kpat", range(0, 3)), {}, ValueError, "a kpat deal number must be an int from 1 to 2147483647, got 0"),
+    (("kpat", range(1, 2**31 + 1)), {}, ValueError, "got 2147483648"),
+    (("pysol", range(10**20, 10**20 + 2)), {}, ValueError, "a PySolFC game number"),
+    (("kpat", range(1, 3), "kpat"), {}, TypeError, "rules must be a Rules or None"),
+    (("kpat", range(1, 3)), {"threads": 0}, ValueError, "threads"),
+    (("kpat", range(1, 3)), {"node_limit": 0}, ValueError, "node_limit"),
+    (("kpat", range(1, 3)), {"time_limit": -1}, ValueError, "time_limit"),
+])
+def test_bad_arguments_are_refused_at_the_call(engine, args, kwargs, error, words):
+    with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
+        engine.solve_deals(*args, **kwargs)
+
+
+def test_rules_of_another_deck_are_refused(engine):
+    small = engine.Rules(suits=2)
+    with pytest.raises(ValueError) as refused:
+        engine.solve_deals("kpat", range(1, 3), small)
+    with pytest.raises(type(refused.value), match=str(refused.value)[:30].replace("(", r"\(")):
+        engine.Game.from_kpat(1, small)
