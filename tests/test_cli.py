@@ -52,11 +52,11 @@ def test_python_m_acesup_runs_the_command_line():
     process = python_m("--help")
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
-    for command in ("simulate", "solve", "play", "table", "bench"):
+    for command in ("simulate", "solve", "play", "table", "winnable", "bench"):
         assert command in out
 
 
-@pytest.mark.parametrize("command", ["simulate", "solve", "play", "table", "bench"])
+@pytest.mark.parametrize("command", ["simulate", "solve", "play", "table", "winnable", "bench"])
 def test_every_command_has_help_with_examples(capsys, monkeypatch, command):
     status, out, _ = run(capsys, monkeypatch, command, "--help")
     assert status == 0
@@ -508,3 +508,94 @@ def test_the_text_histogram_takes_the_win_score_from_its_length():
     assert [int(line.split()[-2]) for line in lines] == [10, 11, 7]
     standard = _text_histogram(acesup.simulate(100).histogram).splitlines()
     assert standard[-2].startswith("44-47") and standard[-1].split()[0] == "won"
+
+
+# --- the numbered deals of kpat and PySolFC (issue 10 item 3) ------------------------------
+
+# kpat deals 1-20 under kpat's rules with deal=free, which the solver settles at once:
+# the winnable ones (tests/test_solve_deals.py has their verdicts).
+KPAT_WINNABLE_1_20 = [2, 4, 6, 10, 11, 13, 17, 18, 20]
+
+
+def test_solve_kpat_2_prints_a_winning_line_that_replays(capsys, monkeypatch):
+    import re
+
+    import acesup.reference as reference
+
+    status, out, _ = run(capsys, monkeypatch, "solve", "--kpat", "2")
+    assert status == 0
+    game = reference.Game.from_kpat(2)
+    assert f"position  {game.to_str()}" in out
+    length = int(re.search(r"winnable: a winning line of (\d+) moves", out)[1])
+    moves = re.findall(r"^\d+\. (\S+)$", out, re.MULTILINE)
+    assert len(moves) == length > 0
+    for move in moves:
+        game.play(move)
+    assert game.is_won
+
+
+def test_solve_and_play_take_a_pysol_number_and_rules_that_replace_the_preset(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "solve", "--pysol", "40000", "--rules", "standard",
+                         "--node-limit", "1000")
+    assert status == 0
+    assert f"position  {acesup.Game.from_pysol(40000, acesup.Rules.standard()).to_str()}" in out
+    status, out, _ = run(capsys, monkeypatch, "play", "--kpat", "7", stdin="quit\n")
+    assert status == 0
+    assert out.startswith("Aces Up, kpat deal 7 (--kpat 7 deals it again)\n")
+    assert str(acesup.Game.from_kpat(7)) in out and "relocate_single=true" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("solve", "--kpat", "0"), "a kpat deal number must be an int from 1 to 2147483647, got 0"),
+    (("solve", "--kpat", "x"), "expected a deal number, got 'x'"),
+    (("play", "--kpat", "3", "--seed", "4"), "not allowed with argument"),
+    (("winnable", "--kpat", "5-3"), "expected A-B with A <= B, got '5-3'"),
+    (("winnable", "--pysol", "1-x"), "expected deal numbers A-B or N"),
+    (("winnable", "--kpat", "0-3"), "a kpat deal number must be an int from 1 to 2147483647, got 0"),
+    (("winnable", "--kpat", "1-3", "--pysol", "1"), "not allowed with argument"),
+    (("winnable",), "one of the arguments --kpat --pysol is required"),
+])
+def test_bad_deal_numbers_are_usage_errors(capsys, monkeypatch, argv, words):
+    status, out, err = run(capsys, monkeypatch, *argv)
+    assert status == 2 and out == ""
+    assert words in err and err.count("\n") == 1
+
+
+def test_winnable_lists_the_winnable_deals_one_a_line(capsys, monkeypatch):
+    status, out, err = run(capsys, monkeypatch, "winnable", "--kpat", "1-20", "--deal", "free")
+    assert status == 0
+    assert out.split() == [str(n) for n in KPAT_WINNABLE_1_20]
+    # No progress bar, stderr not being a terminal: only the summary.
+    assert err.count("\n") == 1
+    assert "kpat deals 1-20 (20 solved" in err and "9 winnable, 11 unwinnable, 0 unresolved" in err
+
+
+def test_winnable_json_gives_the_counts_the_range_and_the_rules(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "1-20", "--deal", "free", "--json",
+                         "--threads", "2")
+    assert status == 0
+    result = json.loads(out)
+    assert {k: result[k] for k in ("deals", "first", "last", "winnable", "unwinnable", "unresolved",
+                                   "solved", "partial")} == {
+        "deals": "kpat", "first": 1, "last": 20, "winnable": 9, "unwinnable": 11, "unresolved": 0,
+        "solved": 20, "partial": False}
+    assert result["rules"] == str(acesup.Rules.kpat().replace(deal="free"))
+
+
+def test_winnable_limits_leave_deals_unresolved(capsys, monkeypatch):
+    status, out, err = run(capsys, monkeypatch, "winnable", "--pysol", "31998-32001", "--node-limit", "1")
+    assert status == 0 and out == ""
+    assert "PySolFC games 31998-32001 (4 solved" in err and "0 winnable, 0 unwinnable, 4 unresolved" in err
+
+
+def test_winnable_ctrl_c_keeps_the_deals_done():
+    process = python_m("winnable", "--kpat", "1-100000", "--deal", "free", "--threads", "1")
+    time.sleep(3.0)  # past the start-up, into the deals
+    sent = time.perf_counter()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert time.perf_counter() - sent < 0.5
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "interrupted: " in err and "deals solved" in err
+    found = [int(line) for line in out.split()]
+    assert found[:len(KPAT_WINNABLE_1_20)] == KPAT_WINNABLE_1_20 and found == sorted(found)

@@ -4,6 +4,7 @@
 - ``solve``: ask the clairvoyant solver whether a deal can be won, and how;
 - ``play``: play a game in the terminal, by typing moves;
 - ``table``: the Markdown table of win rates by rules and strategy;
+- ``winnable``: the winnable deals among a range of kpat or PySolFC deal numbers;
 - ``bench``: the performance figures (``acesup.bench``).
 
 Every command has ``--help`` with examples. A bad argument, including one the
@@ -109,7 +110,7 @@ def _rules_options() -> _Parser:
                        help="a preset (standard, strict, easy, reverse) or rules text as in RULES.md R6.4, "
                             "e.g. 'strict,deal=stuck' (default: standard); the options below change it")
     group.add_argument("--fill", choices=("top", "ace", "any"), help="which card may fill an empty pile")
-    group.add_argument("--deal", choices=("free", "stuck"), help="when a deal is allowed")
+    group.add_argument("--deal", choices=("free", "stuck", "any"), help="when a deal is allowed")
     group.add_argument("--relocate-single", action="store_true", default=None,
                        help="a pile's only card may fill an empty pile while the stock lasts")
     group.add_argument("--ace-low", action="store_true", default=None,
@@ -121,9 +122,14 @@ def _rules_given(args: argparse.Namespace) -> bool:
     return any(getattr(args, name) is not None for name in ("rules", "fill", "deal", "relocate_single", "ace_low"))
 
 
-def _rules(engine: Any, args: argparse.Namespace) -> Any:
-    """The engine's Rules chosen by the rules options. ``RulesError`` for bad text."""
-    rules = engine.Rules.parse(args.rules) if args.rules is not None else engine.Rules.standard()
+def _rules(engine: Any, args: argparse.Namespace, default: Any = None) -> Any:
+    """The engine's Rules chosen by the rules options, starting from ``default``
+    (the standard rules when None) unless ``--rules`` names others. ``RulesError``
+    for bad text."""
+    if args.rules is not None:
+        rules = engine.Rules.parse(args.rules)
+    else:
+        rules = engine.Rules.standard() if default is None else default
     options: dict[str, Any] = {}
     if args.fill is not None:
         options["fill"] = args.fill
@@ -134,6 +140,44 @@ def _rules(engine: Any, args: argparse.Namespace) -> Any:
     if args.ace_low:
         options["ace_high"] = False
     return rules.replace(**options)
+
+
+# The programs whose numbered deals the commands take (RULES.md R8): their option,
+# the Game constructor, the rules preset and how the number is written.
+PROGRAMS = {"kpat": (acesup.Game.from_kpat, acesup.Rules.kpat, "kpat deal"),
+            "pysol": (acesup.Game.from_pysol, acesup.Rules.pysol, "PySolFC game")}
+
+
+def _numbered(args: argparse.Namespace) -> str | None:
+    """The program whose deal number was given (--kpat or --pysol), if any."""
+    return next((name for name in PROGRAMS if getattr(args, name, None) is not None), None)
+
+
+def _numbered_game(program: str, number: int, args: argparse.Namespace) -> Any:
+    """The native Game of a kpat or PySolFC deal number, under the program's rules
+    preset changed by the rules options (``--rules`` replaces the preset)."""
+    deal, preset, _ = PROGRAMS[program]
+    return deal(number, _rules(acesup, args, preset()))
+
+
+def _deal_number(text: str) -> int:
+    """An argparse type: a deal number, checked against its program's range by the engine."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a deal number, got {text!r}") from None
+
+
+def _deal_range(text: str) -> range:
+    """An argparse type: deal numbers ``A-B`` (both included) or one number ``N``."""
+    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"expected deal numbers A-B or N, got {text!r}")
+    first = int(match[1])
+    last = first if match[2] is None else int(match[2])
+    if last < first:
+        raise argparse.ArgumentTypeError(f"expected A-B with A <= B, got {text!r}")
+    return range(first, last + 1)
 
 
 @contextlib.contextmanager
@@ -326,7 +370,11 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _game(args: argparse.Namespace) -> Any:
-    """The native Game named by --seed, --deck or --position, under the rules options."""
+    """The native Game named by --seed, --deck, --position, --kpat or --pysol, under
+    the rules options."""
+    program = _numbered(args)
+    if program is not None:
+        return _numbered_game(program, getattr(args, program), args)
     if args.position is not None:
         if _rules_given(args):
             raise ValueError("a --position carries its own rules: leave out --rules, --fill, --deal, "
@@ -433,14 +481,22 @@ def _read_line(terminal: bool) -> str | None:
 
 
 def _play(args: argparse.Namespace) -> int:
+    program = _numbered(args)
     seed = args.seed if args.seed is not None else random.randrange(2**64)
     with _bad_arguments(args.parser):
-        game = acesup.Game.from_seed(seed, _rules(acesup, args))
+        if program is None:
+            game = acesup.Game.from_seed(seed, _rules(acesup, args))
+        else:
+            game = _numbered_game(program, getattr(args, program), args)
     terminal = _terminal(sys.stdin) and _terminal(sys.stdout)
     colour, echo, win = _colour(sys.stdout), not _terminal(sys.stdin), game.rules.win_score()
     if terminal:
         _line_editing()
-    print(f"Aces Up, seed {seed} (--seed {seed} deals it again)")
+    if program is None:
+        print(f"Aces Up, seed {seed} (--seed {seed} deals it again)")
+    else:
+        number = getattr(args, program)
+        print(f"Aces Up, {PROGRAMS[program][2]} {number} (--{program} {number} deals it again)")
     print(textwrap.fill(f"rules {game.rules}".replace(",", ", "), WIDTH, subsequent_indent="  "))
     kept = "aces" if game.rules.ace_high else "kings"
     print(f"Discard every card but the {kept}. Type a move (d2, f2>0, deal), or help.")
@@ -485,6 +541,49 @@ def _play(args: argparse.Namespace) -> int:
     else:
         print(f"Game over: no move left, {game.score} of {win} cards discarded.")
     return 0
+
+
+# --- winnable ---------------------------------------------------------------------------------------
+
+
+def _winnable(args: argparse.Namespace) -> int:
+    program = _numbered(args)
+    numbers = getattr(args, program)
+    with _bad_arguments(args.parser):
+        rules = _rules(acesup, args, PROGRAMS[program][1]())
+        verdicts = acesup.solve_deals(program, numbers, rules, threads=args.threads,
+                                      node_limit=args.node_limit, time_limit=args.time_limit)
+    counts = {True: 0, False: 0, None: 0}
+    began = time.perf_counter()
+    interrupted = False
+    with tqdm(total=len(numbers), disable=not _terminal(sys.stderr), file=sys.stderr, unit=" deals",
+              leave=False, dynamic_ncols=True) as bar:
+        try:
+            for number, winnable in verdicts:
+                counts[winnable] += 1
+                if winnable and not args.json:
+                    print(number)
+                bar.update(1)
+        except KeyboardInterrupt:
+            interrupted = True
+    seconds = time.perf_counter() - began
+    done = sum(counts.values())
+    shown = f"{numbers[0]}-{numbers[-1]}"
+    if args.json:
+        print(json.dumps({
+            "deals": program, "first": numbers[0], "last": numbers[-1], "rules": str(rules),
+            "winnable": counts[True], "unwinnable": counts[False], "unresolved": counts[None],
+            "solved": done, "partial": interrupted, "seconds": seconds,
+            "node_limit": args.node_limit, "time_limit": args.time_limit,
+        }, indent=2))
+    else:
+        if interrupted:
+            print(f"interrupted: {done:,} of {len(numbers):,} deals solved, the winnable ones listed above",
+                  file=sys.stderr)
+        print(f"{PROGRAMS[program][2]}s {shown} ({done:,} solved in {seconds:.1f} s), rules {rules}: "
+              f"{counts[True]:,} winnable, {counts[False]:,} unwinnable, {counts[None]:,} unresolved",
+              file=sys.stderr)
+    return INTERRUPTED if interrupted else 0
 
 
 # --- table ------------------------------------------------------------------------------------------
@@ -543,6 +642,15 @@ def _limits_text(args: argparse.Namespace) -> str:
 # --- the parser -----------------------------------------------------------------------------------------
 
 
+def _numbered_options(group: Any) -> None:
+    """--kpat N and --pysol N, the numbered deals of RULES.md R8, in ``group``."""
+    group.add_argument("--kpat", type=_deal_number, metavar="N",
+                       help="kpat's deal number N (1 to 2**31-1), under Rules.kpat() unless --rules says otherwise")
+    group.add_argument("--pysol", type=_deal_number, metavar="N",
+                       help="PySolFC's game number N (1 to 10**20), under Rules.pysol() unless --rules says "
+                            "otherwise")
+
+
 def _parser() -> _Parser:
     rules = _rules_options()
     formatter = argparse.RawDescriptionHelpFormatter
@@ -552,6 +660,7 @@ def _parser() -> _Parser:
   acesup solve --seed 42
   acesup play
   acesup table --games 10000 > results.md
+  acesup winnable --kpat 1-1000 > winnable.txt
   acesup bench --memory-games 0
 
 Run acesup COMMAND --help for the options of a command.""")
@@ -598,12 +707,15 @@ Run acesup COMMAND --help for the options of a command.""")
   acesup solve --seed 42 --rules easy
   acesup solve --deck "As Kd 7h 2c 3s ..."                   a deck in deal order, all 52 cards
   acesup solve --position "7s/Js/5h3d/Ac 9c2h... - fill=top,deal=free,relocate_single=false,ace_high=true"
-  acesup solve --seed 7 --node-limit 1e6 --time-limit 10""")
+  acesup solve --seed 7 --node-limit 1e6 --time-limit 10
+  acesup solve --kpat 1234                                  kpat's deal 1234, under kpat's rules
+  acesup solve --pysol 98765 --rules standard               PySolFC's game 98765, under other rules""")
     deal = solve.add_mutually_exclusive_group(required=True)
     deal.add_argument("--seed", type=_seed, metavar="K", help="the deal Game.from_seed(K)")
     deal.add_argument("--deck", metavar="CARDS", help="the 52 cards in deal order (RULES.md R6.2)")
     deal.add_argument("--position", metavar="STR", help="a position in the one-line text of RULES.md R6.5, "
                                                         "which includes its rules")
+    _numbered_options(deal)
     solve.add_argument("--node-limit", type=int_at_least(1), metavar="N",
                        help="stop after searching N positions (default: no limit)")
     solve.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
@@ -621,8 +733,11 @@ Run acesup COMMAND --help for the options of a command.""")
         epilog="""examples:
   acesup play                        a random deal (its seed is printed)
   acesup play --seed 42 --rules easy
-  printf 'moves\\nhint\\nquit\\n' | acesup play --seed 42""")
-    play.add_argument("--seed", type=_seed, metavar="K", help="the deal Game.from_seed(K) (default: a random one)")
+  printf 'moves\\nhint\\nquit\\n' | acesup play --seed 42
+  acesup play --kpat 1234            kpat's deal 1234, under kpat's rules""")
+    deal = play.add_mutually_exclusive_group()
+    deal.add_argument("--seed", type=_seed, metavar="K", help="the deal Game.from_seed(K) (default: a random one)")
+    _numbered_options(deal)
     play.set_defaults(run=_play, parser=play)
 
     table = commands.add_parser(
@@ -647,6 +762,33 @@ Run acesup COMMAND --help for the options of a command.""")
     table.add_argument("--time-limit", type=_seconds, metavar="S",
                        help="seconds the solver may search per deal (default: no limit)")
     table.set_defaults(run=_table, parser=table)
+
+    winnable = commands.add_parser(
+        "winnable", parents=[rules], formatter_class=formatter,
+        help="list the winnable deals among a range of kpat or PySolFC deal numbers",
+        description="Solves every deal of a range of kpat or PySolFC deal numbers with the clairvoyant solver, "
+                    "on all cores, under the program's rules (Rules.kpat() or Rules.pysol(), RULES.md R8) "
+                    "unless the rules options say otherwise, and writes the winnable deal numbers to standard "
+                    "output, one a line, in order; a summary goes to standard error, with a progress bar when "
+                    "it is a terminal. Ctrl-C stops the run: the numbers found so far stay listed, the summary "
+                    "says how far it got (exit status 130).",
+        epilog="""examples:
+  acesup winnable --kpat 1-1000 > winnable.txt
+  acesup winnable --pysol 1-100000 --time-limit 5
+  acesup winnable --kpat 1-100 --rules standard --json""")
+    program = winnable.add_mutually_exclusive_group(required=True)
+    program.add_argument("--kpat", type=_deal_range, metavar="A-B", help="kpat deal numbers A to B (or one, N)")
+    program.add_argument("--pysol", type=_deal_range, metavar="A-B", help="PySolFC game numbers A to B (or one, N)")
+    winnable.add_argument("--node-limit", type=int_at_least(1), metavar="N",
+                          help="positions the solver may search per deal (default: no limit)")
+    winnable.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
+                          help="seconds the solver may search per deal (default 60); a deal it stops is unresolved")
+    winnable.add_argument("--threads", type=_threads, metavar="T",
+                          help=f"threads, at most {MAX_THREADS} (default: all cores)")
+    winnable.add_argument("--json", action="store_true",
+                          help="print the counts (winnable, unwinnable, unresolved), the range and the rules as "
+                               "JSON instead of the numbers")
+    winnable.set_defaults(run=_winnable, parser=winnable)
 
     benchmark = commands.add_parser(
         "bench", formatter_class=formatter, help="print the performance figures",
