@@ -11,6 +11,8 @@ import textwrap
 
 import pytest
 
+import acesup
+
 REENTRY = """
 import sys
 import {engine} as engine
@@ -188,3 +190,19 @@ def test_the_cli_stops_an_endless_simulate_on_ctrl_c():
     assert process.returncode == 130, err
     assert "interrupted" in out + err and "Traceback" not in err
     assert took < 0.5, f"stopped {took:.2f} s after Ctrl-C"
+
+
+def test_a_long_native_decision_started_again_draws_as_an_uncut_one():
+    """A native decision longer than its quick try on the calling thread starts
+    again on a thread of its own, with the draws of the cut try given back: one
+    decision of 5000 play-outs leaves the stream where ten quick ones of 500 do
+    (each play-out draws one shuffle of the stock)."""
+    import time
+
+    long, short = acesup.Game.from_str(MANY_LINES), acesup.Game.from_str(MANY_LINES)
+    began = time.perf_counter()
+    acesup.strategy("montecarlo:playouts=5000")(long)
+    assert time.perf_counter() - began > 0.03, "the decision is too quick to be started again"
+    for _ in range(10):
+        acesup.strategy("montecarlo:playouts=500")(short)
+    assert long.randbelow(2**60) == short.randbelow(2**60)

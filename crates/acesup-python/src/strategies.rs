@@ -54,19 +54,31 @@ py_methods!(PyBuiltinStrategy [] {
             ))
         })?;
         // A decision may be long (montecarlo with many play-outs, lookahead on tall
-        // piles): other Python threads run meanwhile, and Ctrl-C stops it. The
-        // game's lock keeps other threads off this game; a cancelled decision
-        // gives back the draws it took, so the game is unchanged.
+        // piles): other Python threads run meanwhile, and Ctrl-C stops it. Most
+        // take microseconds, so it is tried here first, within QUICK_DECISION, and
+        // only one that takes longer starts again on a thread of its own, where
+        // Ctrl-C is seen. The game's lock keeps other threads off this game; a cut
+        // decision gives back the draws it took, so the game is as it was.
         let (py, game, builtin) = (game.py(), game.get(), &self.builtin);
-        let chosen = interruptible(py, &new_flag(), || {
+        let ask = || {
             let mut game = game.game();
             let stream = *game.rng();
             let chosen = game.ask(builtin);
             if cancel::requested() {
                 *game.rng_mut() = stream;
+                return None;
             }
-            chosen
-        })?;
+            Some(chosen)
+        };
+        let quick = py.detach(|| {
+            let _budget = cancel::Budget::start(QUICK_DECISION);
+            ask()
+        });
+        let chosen = match quick {
+            Some(chosen) => chosen,
+            None => interruptible(py, &new_flag(), ask)?
+                .expect("only Ctrl-C cuts it there, and then interruptible raised"),
+        };
         Ok(chosen.map(PyMove))
     }
 
@@ -81,6 +93,11 @@ py_methods!(PyBuiltinStrategy [] {
         (py.get_type::<PyBuiltinStrategy>(), (self.text.clone(),))
     }
 });
+
+/// How long a built-in called on a game may decide on the calling thread before it
+/// starts again where Ctrl-C can stop it: a small share of the half second in
+/// which Ctrl-C must take effect.
+const QUICK_DECISION: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// The built-in strategy named by `text` (STRATEGIES.md), as a callable that picks
 /// a game's next move.

@@ -8,11 +8,14 @@
 //! cut decision still returns a legal move; the run that raised the flag throws
 //! its games away. The flag is per run, not global: two runs on two threads never
 //! cancel each other. [`crate::simulate::Pool::fold`] carries the caller's flag to
-//! the threads of its pool.
+//! the threads of its pool. A [`Budget`] cuts the work of this thread short in the
+//! same way once a time has passed: a caller tries a decision where it is, quickly,
+//! before it pays for a thread of its own on which Ctrl-C can stop it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A run's cancel flag, raised by whoever wants the run to stop.
 pub type Flag = Arc<AtomicBool>;
@@ -20,13 +23,35 @@ pub type Flag = Arc<AtomicBool>;
 thread_local! {
     /// The flag of the run that this thread works for, if any.
     static CURRENT: RefCell<Option<Flag>> = const { RefCell::new(None) };
+    /// When the [`Budget`] of this thread's work runs out, if it has one.
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
-/// Whether the run this thread works for was cancelled: a relaxed load, cheap
-/// enough for once per play-out or per search node. False outside any [`Scope`].
+/// Whether the run this thread works for was cancelled, or its [`Budget`] spent: a
+/// relaxed load (and a look at the clock under a budget), cheap enough for once
+/// per play-out or per search node. False outside any [`Scope`] and budget.
 #[inline]
 pub fn requested() -> bool {
     CURRENT.with(|c| c.borrow().as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
+        || DEADLINE.with(|d| d.get().is_some_and(|t| Instant::now() >= t))
+}
+
+/// While it lives, the work of this thread counts as cancelled once `time` has
+/// passed (see [`requested`]); no budget again when it is dropped.
+#[must_use = "the budget holds only while it lives"]
+pub struct Budget;
+
+impl Budget {
+    pub fn start(time: Duration) -> Budget {
+        DEADLINE.set(Some(Instant::now() + time));
+        Budget
+    }
+}
+
+impl Drop for Budget {
+    fn drop(&mut self) {
+        DEADLINE.set(None);
+    }
 }
 
 /// The flag of the run this thread works for (what [`Scope::enter`] made current).
@@ -77,5 +102,16 @@ mod tests {
             assert!(requested());
         }
         assert!(!requested() && current().is_none());
+    }
+
+    #[test]
+    fn a_budget_runs_out() {
+        {
+            let _budget = Budget::start(Duration::from_millis(20));
+            assert!(!requested());
+            std::thread::sleep(Duration::from_millis(30));
+            assert!(requested());
+        }
+        assert!(!requested());
     }
 }
