@@ -206,3 +206,19 @@ def test_a_long_native_decision_started_again_draws_as_an_uncut_one():
     for _ in range(10):
         acesup.strategy("montecarlo:playouts=500")(short)
     assert long.randbelow(2**60) == short.randbelow(2**60)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_native_run_started_again_gives_what_its_games_give_one_by_one(threads):
+    """A run longer than its quick try on the calling thread goes on where Ctrl-C
+    can stop it, the chunk under way when the try ended played again: the same
+    scores as its games played one at a time."""
+    import time
+
+    strategy = "montecarlo:playouts=300"
+    began = time.perf_counter()
+    whole = acesup.simulate(12, strategy, threads=threads, scores=True)
+    assert time.perf_counter() - began > 0.05, "the run is too quick to be started again"
+    one_by_one = [acesup.simulate(1, strategy, start=i, scores=True) for i in range(12)]
+    assert whole == sum(one_by_one, acesup.Stats.empty())
+    assert bytes(whole.scores) == b"".join(bytes(s.scores) for s in one_by_one)

@@ -1,7 +1,7 @@
 //! Long native work that Ctrl-C stops within a few milliseconds, whatever one game
 //! or one decision costs (docs/API.md, "Ctrl-C").
 
-use acesup::cancel::{self, Flag};
+use acesup::cancel::{self, Cancel, Flag};
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
@@ -10,6 +10,11 @@ use std::time::Duration;
 
 /// How often the calling thread looks for a signal while the work runs.
 const POLL: Duration = Duration::from_millis(10);
+
+/// How long [`quickly_or_interruptible`] lets work run on the calling thread
+/// before it starts it again where Ctrl-C can stop it: a small share of the half
+/// second in which Ctrl-C must take effect, and more than most calls need.
+const QUICK: Duration = Duration::from_millis(20);
 
 /// A new cancel flag, for one run.
 pub fn new_flag() -> Flag {
@@ -31,7 +36,7 @@ pub fn interruptible<T: Send>(
         std::thread::scope(|scope| {
             let (done, finished) = channel::<()>();
             let worker = scope.spawn(move || {
-                let _scope = cancel::Scope::enter(Some(flag.clone()));
+                let _scope = cancel::Scope::enter(Cancel::on(flag.clone()));
                 let result = work();
                 let _ = done.send(());
                 result
@@ -49,5 +54,27 @@ pub fn interruptible<T: Send>(
         })
     });
     signal?;
-    result.map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("the engine's worker thread failed"))
+    result.map_err(|_| {
+        pyo3::exceptions::PyRuntimeError::new_err("the engine's worker thread failed")
+    })
+}
+
+/// Runs `work` with the GIL released on this thread for at most [`QUICK`], which is
+/// all that most calls take, and when that cuts it short (`work` sees
+/// [`cancel::requested`], leaves everything as it was, or where it can go on from,
+/// and returns None) runs it again with [`interruptible`]: Ctrl-C stops long work
+/// without a thread for the short.
+pub fn quickly_or_interruptible<T: Send>(
+    py: Python<'_>,
+    mut work: impl FnMut() -> Option<T> + Send,
+) -> PyResult<T> {
+    let quick = py.detach(|| {
+        let _scope = cancel::Scope::enter(Cancel::after(QUICK));
+        work()
+    });
+    match quick {
+        Some(done) => Ok(done),
+        None => Ok(interruptible(py, &new_flag(), work)?
+            .expect("only Ctrl-C cuts the work there, and then interruptible raised")),
+    }
 }

@@ -7,7 +7,7 @@ use crate::arguments::{
 };
 use crate::errors::{OrPyErr, StrategyError};
 use crate::game::PyGame;
-use crate::interrupt::{interruptible, new_flag};
+use crate::interrupt::quickly_or_interruptible;
 use crate::moves::PyMove;
 use crate::protocols::py_methods;
 use crate::rules::rules_arg;
@@ -54,13 +54,11 @@ py_methods!(PyBuiltinStrategy [] {
             ))
         })?;
         // A decision may be long (montecarlo with many play-outs, lookahead on tall
-        // piles): other Python threads run meanwhile, and Ctrl-C stops it. Most
-        // take microseconds, so it is tried here first, within QUICK_DECISION, and
-        // only one that takes longer starts again on a thread of its own, where
-        // Ctrl-C is seen. The game's lock keeps other threads off this game; a cut
-        // decision gives back the draws it took, so the game is as it was.
+        // piles): other Python threads run meanwhile, and Ctrl-C stops it. The
+        // game's lock keeps other threads off this game; a cut decision gives back
+        // the draws it took, so the game is as it was.
         let (py, game, builtin) = (game.py(), game.get(), &self.builtin);
-        let ask = || {
+        let chosen = quickly_or_interruptible(py, || {
             let mut game = game.game();
             let stream = *game.rng();
             let chosen = game.ask(builtin);
@@ -69,16 +67,7 @@ py_methods!(PyBuiltinStrategy [] {
                 return None;
             }
             Some(chosen)
-        };
-        let quick = py.detach(|| {
-            let _budget = cancel::Budget::start(QUICK_DECISION);
-            ask()
-        });
-        let chosen = match quick {
-            Some(chosen) => chosen,
-            None => interruptible(py, &new_flag(), ask)?
-                .expect("only Ctrl-C cuts it there, and then interruptible raised"),
-        };
+        })?;
         Ok(chosen.map(PyMove))
     }
 
@@ -93,11 +82,6 @@ py_methods!(PyBuiltinStrategy [] {
         (py.get_type::<PyBuiltinStrategy>(), (self.text.clone(),))
     }
 });
-
-/// How long a built-in called on a game may decide on the calling thread before it
-/// starts again where Ctrl-C can stop it: a small share of the half second in
-/// which Ctrl-C must take effect.
-const QUICK_DECISION: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// The built-in strategy named by `text` (STRATEGIES.md), as a callable that picks
 /// a game's next move.
@@ -191,10 +175,13 @@ pub fn simulate(
             let pool = Pool::new(threads).or_py()?;
             let mut run = ChunkedRun::new(rules, seed, start, games, pool.threads(), keep_scores);
             // Ctrl-C raises the run's flag, which stops the chunk under way within
-            // its games and the run after it.
-            interruptible(py, &new_flag(), || {
-                while !cancel::requested() && run.play_chunk(&pool, &builtin)? {}
-                Ok(())
+            // its games and the run after it; a cut chunk does not count.
+            quickly_or_interruptible(py, || {
+                let mut more = Ok(true);
+                while !cancel::requested() && matches!(more, Ok(true)) {
+                    more = run.play_chunk(&pool, &builtin);
+                }
+                (!cancel::requested()).then_some(more)
             })?
             .or_py()?;
             run

@@ -144,8 +144,7 @@ impl Pool {
     /// them, and `join` combines the accumulators of consecutive ranges, in order (so
     /// that an accumulator that lists its items lists them in index order, at any
     /// thread count). The one place where a batch chooses its threads: the
-    /// caller's cancel flag ([`cancel::current`]) is current on every thread while
-    /// it folds.
+    /// caller's [`cancel::current`] is current on every thread while it folds.
     pub fn fold<A, W>(
         &self,
         count: u64,
@@ -158,13 +157,13 @@ impl Pool {
         A: Send,
         W: Send,
     {
-        let flag = cancel::current();
+        let cancel = cancel::current();
         let parallel = || {
             (0..count)
                 .into_par_iter()
                 .fold(
                     // A fold's scratch lives on one thread for its sequential part.
-                    || ((cancel::Scope::enter(flag.clone()), scratch()), empty()),
+                    || ((cancel::Scope::enter(cancel.clone()), scratch()), empty()),
                     |((scope, mut work), mut acc), i| {
                         step(&mut work, &mut acc, i);
                         ((scope, work), acc)
@@ -288,6 +287,12 @@ impl AdaptiveChunks {
         self.next_chunk()
     }
 
+    /// Take back the last chunk, of `count` games, to be played again.
+    pub fn put_back(&mut self, count: u64) {
+        self.next = self.next.wrapping_sub(count);
+        self.left += u128::from(count);
+    }
+
     /// Adapt the size of the next chunks to the time the last one took.
     pub fn took(&mut self, elapsed: Duration) {
         if elapsed < CHUNK_TIME / 2 {
@@ -362,21 +367,30 @@ impl ChunkedRun {
     }
 
     /// Plays the next chunk with `strategy` on `pool`; false when the run was
-    /// already complete. `ValueError` when a count would pass 2⁶⁴ - 1.
+    /// already complete. A chunk cut short by [`cancel::requested`] does not count:
+    /// the run stays where it was (true). `ValueError` when a count would pass
+    /// 2⁶⁴ - 1.
     pub fn play_chunk<S: Strategy + ?Sized>(&mut self, pool: &Pool, strategy: &S) -> Result<bool> {
         let Some((first, count)) = self.chunks.next_chunk() else {
             return Ok(false);
         };
         let began = Instant::now();
         let (rules, seed) = (self.rules, self.seed);
-        let part = match &mut self.scores {
-            None => pool.run(strategy, rules, seed, first, count),
-            Some(scores) => {
-                let part = pool.run_scores(strategy, rules, seed, first, count);
-                scores.extend_from_slice(&part);
-                Stats::from_scores(&part, rules.win_score())?
+        let (part, scores) = match &self.scores {
+            None => (pool.run(strategy, rules, seed, first, count), None),
+            Some(_) => {
+                let scores = pool.run_scores(strategy, rules, seed, first, count);
+                (Stats::from_scores(&scores, rules.win_score())?, Some(scores))
             }
         };
+        if cancel::requested() {
+            // Cut short: its games may not be the strategy's; the run stays as it was.
+            self.chunks.put_back(count);
+            return Ok(true);
+        }
+        if let (Some(all), Some(part)) = (&mut self.scores, scores) {
+            all.extend_from_slice(&part);
+        }
         self.stats = self.stats.merge(&part)?;
         self.chunks.took(began.elapsed());
         Ok(true)
