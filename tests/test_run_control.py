@@ -215,10 +215,10 @@ def test_a_native_run_started_again_gives_what_its_games_give_one_by_one(threads
     scores as its games played one at a time."""
     import time
 
-    strategy = "montecarlo:playouts=300"
+    strategy = "montecarlo:playouts=600"
     began = time.perf_counter()
-    whole = acesup.simulate(12, strategy, threads=threads, scores=True)
-    assert time.perf_counter() - began > 0.05, "the run is too quick to be started again"
-    one_by_one = [acesup.simulate(1, strategy, start=i, scores=True) for i in range(12)]
+    whole = acesup.simulate(16, strategy, threads=threads, scores=True)
+    assert time.perf_counter() - began > 0.03, "the run is too quick to be started again"
+    one_by_one = [acesup.simulate(1, strategy, start=i, scores=True) for i in range(16)]
     assert whole == sum(one_by_one, acesup.Stats.empty())
     assert bytes(whole.scores) == b"".join(bytes(s.scores) for s in one_by_one)
