@@ -54,9 +54,8 @@ pub fn interruptible<T: Send>(
         })
     });
     signal?;
-    result.map_err(|_| {
-        pyo3::exceptions::PyRuntimeError::new_err("the engine's worker thread failed")
-    })
+    result
+        .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("the engine's worker thread failed"))
 }
 
 /// Runs `work` with the GIL released on this thread for at most [`QUICK`], which is

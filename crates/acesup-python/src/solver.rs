@@ -415,8 +415,7 @@ impl PyDealVerdicts {
                 solver::verdicts(pool, count, position, limits)
             })?
             .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))?;
-            run.ready
-                .extend((0..count).map(number).zip(found));
+            run.ready.extend((0..count).map(number).zip(found));
             run.next = number(count);
             run.left -= count;
         }
@@ -425,7 +424,10 @@ impl PyDealVerdicts {
 
     fn __repr__(&self) -> String {
         let run = crate::protocols::lock(&self.0);
-        format!("<DealVerdicts: {} deals left>", run.left + run.ready.len() as u64)
+        format!(
+            "<DealVerdicts: {} deals left>",
+            run.left + run.ready.len() as u64
+        )
     }
 }
 

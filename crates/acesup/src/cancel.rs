@@ -49,7 +49,9 @@ impl Cancel {
     }
 
     fn requested(&self) -> bool {
-        self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|t| Instant::now() >= t)
     }
 }

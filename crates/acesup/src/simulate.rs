@@ -380,7 +380,10 @@ impl ChunkedRun {
             None => (pool.run(strategy, rules, seed, first, count), None),
             Some(_) => {
                 let scores = pool.run_scores(strategy, rules, seed, first, count);
-                (Stats::from_scores(&scores, rules.win_score())?, Some(scores))
+                (
+                    Stats::from_scores(&scores, rules.win_score())?,
+                    Some(scores),
+                )
             }
         };
         if cancel::requested() {
