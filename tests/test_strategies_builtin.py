@@ -252,6 +252,13 @@ def test_lookahead_is_the_best_line(engine, seed, options, path):
 @given(seed=seeds, options=rule_options, path=midway, order=st.integers(0, 2**32 - 1), stream=seeds,
        policy=st.sampled_from(DETERMINISTIC))
 def test_montecarlo_never_reads_the_stock_order(engine, seed, options, path, order, stream, policy):
+    assert_never_reads_the_stock_order(engine, f"montecarlo:playouts=2,policy={policy}", seed, options, path,
+                                       order, stream)
+
+
+def assert_never_reads_the_stock_order(engine, name, seed, options, path, order, stream):
+    """Built-in ``name`` makes the same choice, with the same draws, in a position
+    reached from ``seed`` and in the same position with its stock shuffled."""
     game = some_position(engine, seed, options, path)
     if game is None:
         return
@@ -260,25 +267,16 @@ def test_montecarlo_never_reads_the_stock_order(engine, seed, options, path, ord
     random.Random(order).shuffle(cards)
     other = f"{piles} {''.join(cards) or '-'} {discards} {rules}"
     a, b = engine.Game.from_str(game.to_str(), stream), engine.Game.from_str(other, stream)
-    montecarlo = engine.strategy(f"montecarlo:playouts=2,policy={policy}")
-    assert str(montecarlo(a)) == str(montecarlo(b)), (game.to_str(), other)
+    strategy = engine.strategy(name)
+    assert str(strategy(a)) == str(strategy(b)), (game.to_str(), other)
     assert a.randbelow(U64 - 1) == b.randbelow(U64 - 1)  # the same draws
 
 
 @settings(max_examples=20)  # the reference solves 2 guesses per candidate per example
 @given(seed=seeds, options=rule_options, path=midway, order=st.integers(0, 2**32 - 1), stream=seeds)
 def test_hindsight_never_reads_the_stock_order(engine, seed, options, path, order, stream):
-    game = some_position(engine, seed, options, path)
-    if game is None:
-        return
-    piles, stock, discards, rules = game.to_str().split(" ")
-    cards = [stock[i:i + 2] for i in range(0, len(stock), 2)] if stock != "-" else []
-    random.Random(order).shuffle(cards)
-    other = f"{piles} {''.join(cards) or '-'} {discards} {rules}"
-    a, b = engine.Game.from_str(game.to_str(), stream), engine.Game.from_str(other, stream)
-    hindsight = engine.strategy("hindsight:samples=2,nodes=100,stock=52")
-    assert str(hindsight(a)) == str(hindsight(b)), (game.to_str(), other)
-    assert a.randbelow(U64 - 1) == b.randbelow(U64 - 1)  # the same draws
+    assert_never_reads_the_stock_order(engine, "hindsight:samples=2,nodes=100,stock=52", seed, options, path,
+                                       order, stream)
 
 
 # --- both engines play every built-in alike -----------------------------------------------
