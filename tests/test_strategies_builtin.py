@@ -44,7 +44,7 @@ CASES = [
     # Two discards are legal: every built-in plays the first one (R3 order) and draws nothing.
     ("forced-discard",
      position([["4d", "7s"], ["Js"], ["2h", "5h"], ["9h"]]),
-     {name: "d0" for name in ["random", *DETERMINISTIC, "montecarlo:playouts=3"]}),
+     {name: "d0" for name in ["random", *DETERMINISTIC, "montecarlo:playouts=3", "hindsight:samples=3"]}),
     # f0>1 discards nothing, f2>1 one card, f3>1 two at once. greedy takes the most now
     # (f3>1). lookahead sees that f2>1 then f3>2 also ends with two more discards and
     # one empty pile, like f3>1, and that line comes first in R3 order.
@@ -84,7 +84,7 @@ CASES = [
     # line is [f2>1], so montecarlo has one candidate and draws nothing.
     ("last-resort-stuck",
      position([["5c"], [], ["2d", "9h"], ["Js"]], rules=STUCK_RELOCATE),
-     {name: "f2>1" for name in [*DETERMINISTIC, "montecarlo:playouts=3"]}),
+     {name: "f2>1" for name in [*DETERMINISTIC, "montecarlo:playouts=3", "hindsight:samples=3"]}),
     # An empty stock: no deal, so noop fills (the first real fill).
     ("last-resort-empty-stock",
      position([["Ac", "9c"], [], ["Ad", "7s"], ["As", "Ah"]], stock=[]),
@@ -92,7 +92,7 @@ CASES = [
     # No empty pile: the deal is the only move, and montecarlo's only candidate.
     ("deal-only",
      position([["4d", "9c"], ["Jd"], ["5d", "As"], ["8d", "Qh"]]),
-     {name: "deal" for name in [*DETERMINISTIC, "montecarlo"]}),
+     {name: "deal" for name in [*DETERMINISTIC, "montecarlo", "hindsight"]}),
 ]
 
 
@@ -121,11 +121,34 @@ def test_strategy_callable(engine):
     assert engine.simulate(5, greedy, seed=2) == engine.simulate(5, "greedy", seed=2)
 
 
-def test_montecarlo_draws_when_it_has_a_choice(engine):
+@pytest.mark.parametrize("name", ["montecarlo:playouts=2", "hindsight:samples=2", "hindsight:samples=2,stock=1"])
+def test_sampling_builtins_draw_when_they_have_a_choice(engine, name):
     text = CASES[1][1]
-    chosen, drew = decide(engine, "montecarlo:playouts=2", text, seed=5)
+    chosen, drew = decide(engine, name, text, seed=5)
     assert drew
-    assert (chosen, drew) == decide(engine, "montecarlo:playouts=2", text, seed=5)
+    assert (chosen, drew) == decide(engine, name, text, seed=5)
+
+
+# Four cards left (Ks 2d Ah Jh, in some order). Moving Ac to the empty pile first wins on
+# both guesses, by the solver: hindsight plays it. With the stock longer than its `stock`
+# it solves nothing and the noop play-outs decide, as montecarlo's do: they favour the deal.
+HINDSIGHT_CASE = ("-/Ad3dAsKd5h/Js/KhAc Ks2dAhJh Ts3h2h6h6c9s5s3s8dQh3cTd6d5c5d2cQd4d7h7d4cQc9d4sQs4h6s2s8hTcJd9h8cJcTh"
+                  "7cKc7s8s9c fill=top,deal=free,relocate_single=false,ace_high=true")
+
+
+def test_hindsight_plays_what_the_solver_wins(engine):
+    solved = decide(engine, "hindsight:samples=2", HINDSIGHT_CASE)
+    blind = decide(engine, "hindsight:samples=2,stock=3", HINDSIGHT_CASE)
+    assert (solved, blind) == (("f3>0", True), ("deal", True))
+    assert blind == decide(engine, "montecarlo:playouts=2", HINDSIGHT_CASE)
+
+
+@pytest.mark.parametrize("text", ["hindsight:samples=0", "hindsight:nodes=18446744073709551616",
+                                  "hindsight:stock=-1", "hindsight:stock=", "hindsight:playouts=3",
+                                  "hindsight:samples=4294967296"])
+def test_hindsight_bad_parameters(engine, text):
+    with pytest.raises(errors.StrategyError, match=text.split(":")[1].split("=")[0]):
+        engine.strategy(text)
 
 
 @pytest.mark.parametrize("text", ["montecarlo:playouts=4294967296", "montecarlo:playouts=+3",
@@ -229,6 +252,13 @@ def test_lookahead_is_the_best_line(engine, seed, options, path):
 @given(seed=seeds, options=rule_options, path=midway, order=st.integers(0, 2**32 - 1), stream=seeds,
        policy=st.sampled_from(DETERMINISTIC))
 def test_montecarlo_never_reads_the_stock_order(engine, seed, options, path, order, stream, policy):
+    assert_never_reads_the_stock_order(engine, f"montecarlo:playouts=2,policy={policy}", seed, options, path,
+                                       order, stream)
+
+
+def assert_never_reads_the_stock_order(engine, name, seed, options, path, order, stream):
+    """Built-in ``name`` makes the same choice, with the same draws, in a position
+    reached from ``seed`` and in the same position with its stock shuffled."""
     game = some_position(engine, seed, options, path)
     if game is None:
         return
@@ -237,9 +267,16 @@ def test_montecarlo_never_reads_the_stock_order(engine, seed, options, path, ord
     random.Random(order).shuffle(cards)
     other = f"{piles} {''.join(cards) or '-'} {discards} {rules}"
     a, b = engine.Game.from_str(game.to_str(), stream), engine.Game.from_str(other, stream)
-    montecarlo = engine.strategy(f"montecarlo:playouts=2,policy={policy}")
-    assert str(montecarlo(a)) == str(montecarlo(b)), (game.to_str(), other)
+    strategy = engine.strategy(name)
+    assert str(strategy(a)) == str(strategy(b)), (game.to_str(), other)
     assert a.randbelow(U64 - 1) == b.randbelow(U64 - 1)  # the same draws
+
+
+@settings(max_examples=20)  # the reference solves 2 guesses per candidate per example
+@given(seed=seeds, options=rule_options, path=midway, order=st.integers(0, 2**32 - 1), stream=seeds)
+def test_hindsight_never_reads_the_stock_order(engine, seed, options, path, order, stream):
+    assert_never_reads_the_stock_order(engine, "hindsight:samples=2,nodes=100,stock=52", seed, options, path,
+                                       order, stream)
 
 
 # --- both engines play every built-in alike -----------------------------------------------
@@ -257,4 +294,20 @@ def test_engines_agree_game_by_game(name, games, options):
     a = native.simulate(games, name, native.Rules(**options), seed=2718, start=5, scores=True)
     b = ref.simulate(games, name, ref.Rules(**options), seed=2718, start=5, scores=True)
     assert a.histogram == b.histogram
+    assert bytes(a.scores) == bytes(b.scores)
+
+
+# Solves that finish are exact, so the engines agree when no solve meets its node limit
+# (the engines count nodes differently): solves in the standard game's last three deals,
+# or in whole games of small layouts.
+@pytest.mark.parametrize("rules, name, games", [
+    ({}, "hindsight:samples=2,nodes=10000000,stock=12", 3),
+    ({"fill": "ace"}, "hindsight:samples=2,nodes=10000000,stock=12", 3),
+    ({"suits": 4, "ranks": 3}, "hindsight:samples=3,nodes=10000000,stock=52", 12),
+    ({"suits": 4, "ranks": 4, "piles": 5}, "hindsight:samples=2,nodes=10000000,stock=52", 6),
+], ids=str)
+def test_engines_agree_on_hindsight(rules, name, games):
+    native, ref = load_engine("native"), load_engine("reference")
+    a = native.simulate(games, name, native.Rules(**rules), seed=2718, start=5, scores=True)
+    b = ref.simulate(games, name, ref.Rules(**rules), seed=2718, start=5, scores=True)
     assert bytes(a.scores) == bytes(b.scores)

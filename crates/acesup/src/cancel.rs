@@ -8,7 +8,7 @@
 //! once the flag is raised or the deadline passed, so that a cancelled run ends in
 //! microseconds. A cut decision still returns a legal move; the run throws away
 //! what was cut. A flag is per run, not global: two runs on two threads never
-//! cancel each other. `Pool::fold` (simulate.rs) carries the caller's
+//! cancel each other. `Pool::fold` (pool.rs) carries the caller's
 //! `Cancel` to the threads of its pool.
 //!
 //! The deadline is for a quick first try: the bindings run work where they are

@@ -26,6 +26,7 @@ pub mod cards;
 pub mod deals;
 pub mod game;
 pub mod moves;
+pub mod pool;
 pub mod position;
 pub mod rng;
 pub mod rules;

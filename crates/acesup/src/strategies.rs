@@ -19,7 +19,9 @@ use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
+use crate::solver::{Limits, Solver};
 use crate::{Error, ErrorKind, Result};
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 /// Decides the next move of a game.
@@ -364,40 +366,103 @@ impl MonteCarlo {
 
 impl Decide for MonteCarlo {
     fn decide(&self, pos: &Position, moves: &LegalMoves, rng: &mut Rng) -> Move {
-        let mut candidates: Vec<(Option<Move>, Position)> = Vec::new();
-        lookahead_ends(pos, |first, end| candidates.push((first, end.clone())));
-        // No candidate only when a cancelled run cut the search short.
-        let mut chosen = candidates.first().and_then(|(first, _)| *first);
-        if candidates.len() > 1 {
-            let mut cards: Vec<Card> = pos.stock().to_vec();
-            cards.sort_unstable();
-            let mut guess = cards.clone();
-            let mut totals = vec![0u64; candidates.len()];
-            let mut trial = pos.clone();
-            for _ in 0..self.playouts {
-                if cancel::requested() {
-                    break;
-                }
-                guess.copy_from_slice(&cards);
-                shuffle_slice(&mut guess, rng);
-                for ((_, end), total) in candidates.iter().zip(&mut totals) {
-                    // The candidate on the guess: the deal that ends its line (when
-                    // one is legal), then the policy's moves.
-                    trial.clone_from(end);
-                    trial.set_stock_order(&guess);
-                    if rules::can_deal(&trial) {
-                        trial.deal();
-                    }
-                    self.policy.play_out(&mut trial, rng);
-                    *total += trial.score() as u64;
-                }
+        choose_by_samples(pos, moves, rng, self.playouts, |trial, rng| {
+            self.policy.play_out(trial, rng);
+            trial.score() as u64
+        })
+    }
+}
+
+/// The decision of montecarlo and hindsight (STRATEGIES.md): the candidates are
+/// the ends of lookahead's lines; with one, its first move. Else `samples` times a
+/// guess of the stock order is drawn (its cards sorted by index, then shuffled from
+/// `rng`), and every candidate is valued on the same guess by `value`, given its end
+/// position with the guess as its stock, after the deal that ends the line (when
+/// one is legal). The first move of the first candidate with the highest total
+/// (the last resort for the empty line) is played.
+fn choose_by_samples(
+    pos: &Position,
+    moves: &LegalMoves,
+    rng: &mut Rng,
+    samples: u32,
+    mut value: impl FnMut(&mut Position, &mut Rng) -> u64,
+) -> Move {
+    let mut candidates: Vec<(Option<Move>, Position)> = Vec::new();
+    lookahead_ends(pos, |first, end| candidates.push((first, end.clone())));
+    // No candidate only when a cancelled run cut the search short.
+    let mut chosen = candidates.first().and_then(|(first, _)| *first);
+    if candidates.len() > 1 {
+        let mut cards: Vec<Card> = pos.stock().to_vec();
+        cards.sort_unstable();
+        let mut guess = cards.clone();
+        let mut totals = vec![0u128; candidates.len()];
+        let mut trial = pos.clone();
+        for _ in 0..samples {
+            if cancel::requested() {
+                break;
             }
-            // The first candidate with the highest total.
-            let best = (0..totals.len())
-                .fold(0, |best, k| if totals[k] > totals[best] { k } else { best });
-            chosen = candidates[best].0;
+            guess.copy_from_slice(&cards);
+            shuffle_slice(&mut guess, rng);
+            for ((_, end), total) in candidates.iter().zip(&mut totals) {
+                trial.clone_from(end);
+                trial.set_stock_order(&guess);
+                if rules::can_deal(&trial) {
+                    trial.deal();
+                }
+                *total += u128::from(value(&mut trial, rng));
+            }
         }
-        chosen.unwrap_or_else(|| deal_or_first_real_fill(pos, moves))
+        // The first candidate with the highest total.
+        let best =
+            (0..totals.len()).fold(0, |best, k| if totals[k] > totals[best] { k } else { best });
+        chosen = candidates[best].0;
+    }
+    chosen.unwrap_or_else(|| deal_or_first_real_fill(pos, moves))
+}
+
+/// `"hindsight"`: montecarlo's candidates and guesses, each candidate valued on
+/// each guess by the clairvoyant solver once the stock holds at most `stock` cards:
+/// the candidate winnable on the most guesses is played, ties going to the highest
+/// total score of noop play-outs on the same guesses (all there is to go by while
+/// the stock is longer), then to the earlier candidate. A guess that the solver
+/// leaves unresolved within `nodes` positions counts as not won. It never reads the
+/// real stock's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hindsight {
+    pub samples: u32,
+    pub nodes: u64,
+    pub stock: u64,
+}
+
+impl Hindsight {
+    /// The defaults of STRATEGIES.md, chosen there by measurement.
+    pub const DEFAULT_SAMPLES: u32 = 64;
+    pub const DEFAULT_NODES: u64 = 20_000;
+    pub const DEFAULT_STOCK: u64 = 24;
+    /// What a won guess adds to a candidate's total: more than the scores of 2³²
+    /// play-outs (each at most 52 < 2⁶), so that wins count first.
+    const WIN: u64 = 1 << 38;
+}
+
+thread_local! {
+    /// One solver per thread, reused from solve to solve (its tables stay allocated).
+    static SOLVER: RefCell<Solver> = RefCell::new(Solver::new());
+}
+
+impl Decide for Hindsight {
+    fn decide(&self, pos: &Position, moves: &LegalMoves, rng: &mut Rng) -> Move {
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            ..Limits::default()
+        };
+        let solves = pos.stock().len() as u64 <= self.stock;
+        SOLVER.with_borrow_mut(|solver| {
+            choose_by_samples(pos, moves, rng, self.samples, |trial, rng| {
+                let won = solves && solver.solve(trial, &limits).winnable == Some(true);
+                Noop.play_out(trial, rng);
+                u64::from(won) * Hindsight::WIN + trial.score() as u64
+            })
+        })
     }
 }
 
@@ -410,6 +475,7 @@ pub enum Builtin {
     Greedy(Greedy),
     Lookahead(Lookahead),
     MonteCarlo(MonteCarlo),
+    Hindsight(Hindsight),
 }
 
 /// `$body` with `$s` bound to the strategy of whichever variant `$builtin` is.
@@ -422,6 +488,7 @@ macro_rules! each_builtin {
             Builtin::Greedy($s) => $body,
             Builtin::Lookahead($s) => $body,
             Builtin::MonteCarlo($s) => $body,
+            Builtin::Hindsight($s) => $body,
         }
     };
 }
@@ -435,6 +502,7 @@ impl Builtin {
         "greedy",
         "lookahead",
         "montecarlo",
+        "hindsight",
     ];
 
     /// Parse a spec, `"name"` or `"name:key=value,key=value"` (white space around
@@ -464,16 +532,11 @@ impl Builtin {
             "lookahead" => plain(Builtin::Lookahead(Lookahead)),
             "montecarlo" => {
                 params.check(&["playouts", "policy"])?;
-                let playouts = match params.get("playouts") {
-                    None => MonteCarlo::DEFAULT_PLAYOUTS,
-                    Some(text) => parse_playouts(text).ok_or_else(|| {
-                        params.bad_value(
-                            "playouts",
-                            text,
-                            &format!("an int from 1 to {}", u32::MAX),
-                        )
-                    })?,
-                };
+                let playouts = params.count(
+                    "playouts",
+                    MonteCarlo::DEFAULT_PLAYOUTS.into(),
+                    u32::MAX.into(),
+                )? as u32;
                 let policy = match params.get("policy") {
                     None => MonteCarlo::DEFAULT_POLICY,
                     Some(text) => Policy::from_name(&text.to_lowercase()).ok_or_else(|| {
@@ -482,6 +545,21 @@ impl Builtin {
                     })?,
                 };
                 Ok(Builtin::MonteCarlo(MonteCarlo { playouts, policy }))
+            }
+            "hindsight" => {
+                params.check(&["samples", "nodes", "stock"])?;
+                let samples = params.count(
+                    "samples",
+                    Hindsight::DEFAULT_SAMPLES.into(),
+                    u32::MAX.into(),
+                )? as u32;
+                let nodes = params.count("nodes", Hindsight::DEFAULT_NODES, u64::MAX)?;
+                let stock = params.count("stock", Hindsight::DEFAULT_STOCK, u64::MAX)?;
+                Ok(Builtin::Hindsight(Hindsight {
+                    samples,
+                    nodes,
+                    stock,
+                }))
             }
             _ => unreachable!("every name of NAMES has its arm"),
         }
@@ -496,17 +574,18 @@ impl Builtin {
             Builtin::Greedy(_) => "greedy",
             Builtin::Lookahead(_) => "lookahead",
             Builtin::MonteCarlo(_) => "montecarlo",
+            Builtin::Hindsight(_) => "hindsight",
         }
     }
 }
 
-/// A number of play-outs: 1 to 2³²−1 in ASCII digits, nothing else (no sign, no
-/// white space inside, no `_`), as the reference engine reads it.
-fn parse_playouts(text: &str) -> Option<u32> {
+/// A count of a strategy parameter: 1 to `max` in ASCII digits, nothing else (no
+/// sign, no white space inside, no `_`), as the reference engine reads it.
+fn parse_count(text: &str, max: u64) -> Option<u64> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    text.parse::<u32>().ok().filter(|&n| n >= 1)
+    text.parse::<u64>().ok().filter(|&n| (1..=max).contains(&n))
 }
 
 impl Strategy for Builtin {
@@ -598,6 +677,16 @@ impl Params {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Parameter `key` as a count from 1 to `max` (see [`parse_count`]), `default`
+    /// when it is not given.
+    pub fn count(&self, key: &str, default: u64, max: u64) -> Result<u64> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(text) => parse_count(text, max)
+                .ok_or_else(|| self.bad_value(key, text, &format!("an int from 1 to {max}"))),
+        }
+    }
+
     /// The `StrategyError` of a bad value for `key`, saying what was `expected`.
     pub fn bad_value(&self, key: &str, value: &str, expected: &str) -> Error {
         strategy_error(format!(
@@ -623,7 +712,7 @@ mod tests {
             (
                 "rand",
                 "unknown strategy 'rand': expected one of 'random', 'noop', 'simple', 'greedy', 'lookahead', \
-                 'montecarlo', or a callable strategy(game) -> Move",
+                 'montecarlo', 'hindsight', or a callable strategy(game) -> Move",
             ),
             (
                 "montecarlo:playouts=0",
@@ -641,6 +730,24 @@ mod tests {
             (
                 "montecarlo:depth=3",
                 "strategy 'montecarlo' has no parameter 'depth': its parameters are 'playouts', 'policy'",
+            ),
+            (
+                "hindsight:samples=0",
+                "bad value '0' for parameter 'samples' of strategy 'hindsight': expected an int from 1 to 4294967295",
+            ),
+            (
+                "hindsight:nodes=18446744073709551616",
+                "bad value '18446744073709551616' for parameter 'nodes' of strategy 'hindsight': \
+                 expected an int from 1 to 18446744073709551615",
+            ),
+            (
+                "hindsight:stock=-1",
+                "bad value '-1' for parameter 'stock' of strategy 'hindsight': \
+                 expected an int from 1 to 18446744073709551615",
+            ),
+            (
+                "hindsight:playouts=3",
+                "strategy 'hindsight' has no parameter 'playouts': its parameters are 'samples', 'nodes', 'stock'",
             ),
             ("greedy:x=1", "strategy 'greedy' has no parameter 'x': it takes none"),
             ("random:", "strategy parameters must be key=value, got '' in 'random:'"),
@@ -670,6 +777,22 @@ mod tests {
             })
         );
         assert!(Builtin::parse("montecarlo:playouts=4294967296").is_err());
+        assert_eq!(
+            Builtin::parse("hindsight").unwrap(),
+            Builtin::Hindsight(Hindsight {
+                samples: 64,
+                nodes: 20_000,
+                stock: 24
+            })
+        );
+        assert_eq!(
+            Builtin::parse("Hindsight: samples=007, nodes=18446744073709551615, stock=52").unwrap(),
+            Builtin::Hindsight(Hindsight {
+                samples: 7,
+                nodes: u64::MAX,
+                stock: 52
+            })
+        );
         let params = Params::parse(
             "montecarlo",
             "montecarlo:playouts = 64, policy=greedy",
@@ -733,6 +856,7 @@ mod tests {
             "lookahead",
             "montecarlo:playouts=2",
             "montecarlo:playouts=1,policy=lookahead",
+            "hindsight:samples=2,nodes=2000,stock=52",
         ];
         let rules = [
             Rules::standard(),
@@ -794,6 +918,7 @@ mod tests {
             "greedy",
             "lookahead",
             "montecarlo:playouts=1",
+            "hindsight:samples=1,nodes=500,stock=52",
         ] {
             let builtin = Builtin::parse(spec).unwrap();
             for seed in 0..20u64 {
@@ -815,11 +940,10 @@ mod tests {
     /// with the layout's cards (STRATEGIES.md holds for any P, S and R).
     #[test]
     fn every_builtin_plays_every_layout() {
-        for spec in Builtin::NAMES
-            .iter()
-            .map(|n| n.to_string())
-            .chain(["montecarlo:playouts=2".into()])
-        {
+        for spec in Builtin::NAMES.iter().map(|n| n.to_string()).chain([
+            "montecarlo:playouts=2".into(),
+            "hindsight:samples=2,stock=52".into(),
+        ]) {
             let builtin = Builtin::parse(&spec).unwrap();
             for (k, rules) in [
                 "piles=5",

@@ -20,6 +20,7 @@ from .game import Game
 from .moves import Move
 from .rng import shuffle
 from .rules import is_top_rank
+from .solver import solve
 
 __all__ = ["Strategy", "Player", "BuiltinStrategy", "builtin", "plain_builtin", "resolve", "strategy",
            "check_parameters"]
@@ -374,44 +375,103 @@ def montecarlo(playouts: int, policy: str) -> Strategy:
     stock: the guesses shuffle its cards sorted by index."""
     player = Player(policy, POLICIES[policy])
 
+    def value(trial: Game) -> int:
+        player.play_out(trial)
+        return trial.score
+
+    return choose_by_samples(playouts, lambda game: value)
+
+
+def choose_by_samples(samples: int, valuer: Callable[[Game], Callable[[Game], int]]) -> Strategy:
+    """The decision of montecarlo and hindsight (STRATEGIES.md): the candidates
+    are the ends of lookahead's lines; with one, its first move. Else ``samples``
+    times a guess of the stock order is drawn (its cards sorted, then shuffled
+    from the game's stream), and every candidate is valued on the same guess by
+    ``valuer(game)``, given its end position with the guess as its stock, after
+    the deal that ends the line (when one is legal). The first move of the first
+    candidate with the highest total (the last resort for the empty line) is
+    played."""
     @discards_first
-    def play_montecarlo(game: Game) -> Move:
+    def play(game: Game) -> Move:
         candidates = list(lookahead_ends(game))
         first = candidates[0][0]
         if len(candidates) > 1:
+            value = valuer(game)
             cards = sorted(game.stock)
             totals = [0] * len(candidates)
-            for _ in range(playouts):
+            for _ in range(samples):
                 guess = shuffle(list(cards), game.randbelow)
                 for k, (_, end) in enumerate(candidates):
-                    totals[k] += play_candidate(end, guess, player)
+                    totals[k] += value(candidate_on(end, guess))
             first = candidates[totals.index(max(totals))][0]
         return first if first is not None else deal_or_first_real_fill(game)
 
-    return play_montecarlo
+    return play
 
 
-def play_candidate(end: Game, stock: list[Card], player: Player) -> int:
-    """The score of a candidate of montecarlo, the end position ``end`` of a line,
-    played to the end with ``stock`` in place of its stock: first the deal that
-    ends the line (when one is legal), then the moves of ``player``."""
+def candidate_on(end: Game, stock: list[Card]) -> Game:
+    """A candidate of montecarlo and hindsight, the end position ``end`` of a
+    line, with ``stock`` in place of its stock, after the deal that ends the line
+    (when one is legal)."""
     piles, _, discards, rules = end.to_str().split(" ")
     game = Game.from_str(f"{piles} {''.join(map(str, stock)) or '-'} {discards} {rules}")
     if game.is_legal(Move.deal()):
         game.play(Move.deal())
-    player.play_out(game)
-    return game.score
+    return game
 
 
 @builtin("montecarlo")
 def _montecarlo(playouts: str = "64", policy: str = "noop", **params: str) -> Strategy:
     check_parameters("montecarlo", params, ("playouts", "policy"))
-    # ASCII digits only (leading zeros too), and few enough for int(): the native engine reads the same.
-    if not (playouts.isascii() and playouts.isdigit() and len(playouts.lstrip("0")) <= 10
-            and 1 <= int(playouts) <= MAX_PLAYOUTS):
-        raise StrategyError(f"bad value {playouts!r} for parameter 'playouts' of strategy 'montecarlo': "
-                            f"expected an int from 1 to {MAX_PLAYOUTS}")
+    count = count_parameter("montecarlo", "playouts", playouts, MAX_PLAYOUTS)
     if policy.lower() not in POLICIES:
         raise StrategyError(f"bad value {policy!r} for parameter 'policy' of strategy 'montecarlo': "
                             f"expected one of {', '.join(map(repr, POLICIES))}")
-    return montecarlo(int(playouts), policy.lower())
+    return montecarlo(count, policy.lower())
+
+
+def count_parameter(name: str, key: str, text: str, largest: int) -> int:
+    """Parameter ``key`` of strategy ``name`` as a count from 1 to ``largest``: ASCII
+    digits only (leading zeros too), as the native engine reads it; else
+    ``StrategyError``."""
+    if not (text.isascii() and text.isdigit() and len(text.lstrip("0")) <= len(str(largest))
+            and 1 <= int(text) <= largest):
+        raise StrategyError(f"bad value {text!r} for parameter {key!r} of strategy {name!r}: "
+                            f"expected an int from 1 to {largest}")
+    return int(text)
+
+
+# What a won guess adds to a hindsight candidate's total: more than the scores of
+# 2**32 play-outs (each at most 52 < 2**6), so that wins count first.
+HINDSIGHT_WIN = 1 << 38
+MAX_NODES = 2**64 - 1
+
+
+def hindsight(samples: int, nodes: int, stock: int) -> Strategy:
+    """``"hindsight"``: montecarlo's candidates and guesses, each candidate valued
+    on each guess by the clairvoyant solver once the stock holds at most ``stock``
+    cards: the candidate winnable on the most guesses is played, ties going to the
+    highest total score of noop play-outs on the same guesses (all there is to go
+    by while the stock is longer), then to the earlier candidate. A guess that the
+    solver leaves unresolved within ``nodes`` positions counts as not won. It
+    never reads the real stock's order."""
+    noop = Player("noop", play_noop)
+
+    def valuer(game: Game) -> Callable[[Game], int]:
+        solves = len(game.stock) <= stock
+
+        def value(trial: Game) -> int:
+            won = solves and solve(trial, node_limit=nodes).winnable is True
+            noop.play_out(trial)
+            return HINDSIGHT_WIN * won + trial.score
+        return value
+
+    return choose_by_samples(samples, valuer)
+
+
+@builtin("hindsight")
+def _hindsight(samples: str = "64", nodes: str = "20000", stock: str = "24", **params: str) -> Strategy:
+    check_parameters("hindsight", params, ("samples", "nodes", "stock"))
+    return hindsight(count_parameter("hindsight", "samples", samples, MAX_PLAYOUTS),
+                     count_parameter("hindsight", "nodes", nodes, MAX_NODES),
+                     count_parameter("hindsight", "stock", stock, MAX_NODES))

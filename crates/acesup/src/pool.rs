@@ -1,0 +1,111 @@
+//! Where a batch plays: the calling thread, rayon's global pool or a pool of its
+//! own ([`Pool`]), and how a long run is cut into chunks ([`chunks`]). Apart from
+//! `simulate`, so that the solver's batches and the strategies that call the
+//! solver need no import of the play-outs (no module cycle).
+
+use crate::cancel;
+use crate::{Error, ErrorKind, Result};
+use rayon::prelude::*;
+
+/// More threads than this give nothing on any machine; a larger request is capped
+/// (the results do not depend on it).
+pub const MAX_THREADS: usize = 256;
+
+/// Where a run's games are played.
+pub enum Pool {
+    /// The calling thread.
+    Current,
+    /// Rayon's global pool: all cores.
+    Global,
+    /// A pool of its own, with a chosen number of threads.
+    Dedicated(rayon::ThreadPool),
+}
+
+impl Pool {
+    /// `None`: all cores; `Some(1)`: the calling thread; `Some(n)`: n threads (at
+    /// most [`MAX_THREADS`]).
+    pub fn new(threads: Option<usize>) -> Result<Pool> {
+        match threads {
+            None => Ok(Pool::Global),
+            Some(0) => Err(Error::new(
+                ErrorKind::Value,
+                "threads must be None or a positive int, got 0",
+            )),
+            Some(1) => Ok(Pool::Current),
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n.min(MAX_THREADS))
+                .thread_name(|i| format!("acesup-{i}"))
+                .build()
+                .map(Pool::Dedicated)
+                .map_err(|e| {
+                    Error::new(ErrorKind::Value, format!("cannot start {n} threads: {e}"))
+                }),
+        }
+    }
+
+    /// The number of threads that play.
+    pub fn threads(&self) -> usize {
+        match self {
+            Pool::Current => 1,
+            Pool::Global => rayon::current_num_threads(),
+            Pool::Dedicated(pool) => pool.current_num_threads(),
+        }
+    }
+
+    /// Folds items `0..count` on this pool: each thread keeps a scratch value made by
+    /// `scratch` and an accumulator starting at `empty()`, `step` adds item i to
+    /// them, and `join` combines the accumulators of consecutive ranges, in order (so
+    /// that an accumulator that lists its items lists them in index order, at any
+    /// thread count). The one place where a batch chooses its threads: the
+    /// caller's [`cancel::current`] is current on every thread while it folds.
+    pub fn fold<A, W>(
+        &self,
+        count: u64,
+        empty: impl Fn() -> A + Sync + Send,
+        scratch: impl Fn() -> W + Sync + Send,
+        step: impl Fn(&mut W, &mut A, u64) + Sync + Send,
+        join: impl Fn(A, A) -> A + Sync + Send,
+    ) -> A
+    where
+        A: Send,
+        W: Send,
+    {
+        let cancel = cancel::current();
+        let parallel = || {
+            (0..count)
+                .into_par_iter()
+                .fold(
+                    // A fold's scratch lives on one thread for its sequential part.
+                    || ((cancel::Scope::enter(cancel.clone()), scratch()), empty()),
+                    |((scope, mut work), mut acc), i| {
+                        step(&mut work, &mut acc, i);
+                        ((scope, work), acc)
+                    },
+                )
+                .map(|(_, acc)| acc)
+                .reduce(&empty, &join)
+        };
+        match self {
+            Pool::Current => {
+                let (mut work, mut acc) = (scratch(), empty());
+                (0..count).for_each(|i| step(&mut work, &mut acc, i));
+                acc
+            }
+            Pool::Global => parallel(),
+            Pool::Dedicated(pool) => pool.install(parallel),
+        }
+    }
+}
+
+/// The chunks of a run of `games` games from `start` (up to 2⁶⁴ of them, indices
+/// modulo 2⁶⁴): (first index, count) pairs of at most `chunk` games.
+pub fn chunks(start: u64, games: u128, chunk: u64) -> impl Iterator<Item = (u64, u64)> {
+    let chunk = chunk.max(1);
+    (0..games.div_ceil(u128::from(chunk))).map(move |k| {
+        let done = k * u128::from(chunk);
+        (
+            start.wrapping_add(done as u64),
+            (games - done).min(u128::from(chunk)) as u64,
+        )
+    })
+}
