@@ -240,7 +240,7 @@ fn piles_key(pos: &Position) -> PilesKey {
     let mut key = [0; DECK_SIZE + MAX_PILES];
     let mut i = 0;
     for p in 0..pos.piles() {
-        for card in pos.pile(p) {
+        for card in pos.pile(p).iter() {
             key[i] = card.index() as u8 + 1;
             i += 1;
         }
