@@ -3,9 +3,10 @@
 
 use crate::cards::{card_set_problem, is_space, py_repr, Card, DECK_SIZE, SUIT_SYMBOLS};
 use crate::moves::{Move, MAX_PILES};
-use crate::rules::{self, by_piles, DealTo, Rules, Tableau};
+use crate::rules::{self, by_piles, DealTo, LegalMoves, Rules, Tableau};
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
+use std::hint::select_unpredictable;
 use std::ops::Deref;
 
 /// The places of each card array of a [`Position`]: 52 cards and the placeholder
@@ -60,6 +61,15 @@ pub struct Position {
     below: [Card; CAP],
     stock: [Card; CAP],
     discards: [Card; CAP],
+}
+
+/// What [`Position::play_out_piles`] asks of the strategy it plays for.
+pub trait PlayOut {
+    /// Make the draws of a decision in which the deal is the only legal move.
+    fn forced_deal(&mut self);
+    /// The move to play in `pos`, a game that is not over and in which no discard
+    /// is legal; `moves` are its legal moves.
+    fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move;
 }
 
 /// The cards of a pile, bottom to top: a small copy, since a [`Position`] keeps its
@@ -524,6 +534,110 @@ impl Position {
             self.n_discards = n as u8;
         }
         self.empty = self.heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
+    }
+
+    /// Play the game to its end for `strategy`, which plays every legal discard
+    /// first (as [`Position::discard_forced`] does, in rounds) and decides the
+    /// other moves: the hot loop of the play-outs, for a layout of `P` piles.
+    ///
+    /// The commonest steps, a round of discards and a deal onto every pile, work on
+    /// copies of the top cards, their bits and the counts held in registers; any
+    /// other step (a decision, a short last deal) writes them back and plays
+    /// through [`Position::apply_piles`]. Invariants of the loop, besides those of
+    /// the position for the cards in memory (`below`, the stock, the discards):
+    /// `top[p]` and `bits[p]` are pile p's top card and its bit (NONE and 0 when
+    /// empty), `tops` the OR of `bits`, `heights`, `n` and `next` the heights, the
+    /// number of discards and the stock's start.
+    #[inline]
+    pub fn play_out_piles<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
+        let bit_of = self.bit_of;
+        let end = usize::from(self.stock_end);
+        /// Where the steps in registers stop.
+        enum Step {
+            Over,
+            ShortDeal,
+            Decide,
+        }
+        'game: loop {
+            let mut top = self.top;
+            let mut heights = self.heights;
+            let mut bits = [0u64; MAX_PILES];
+            for p in 0..P {
+                bits[p] = bit_of[top[p].index()];
+            }
+            let mut tops = self.tops;
+            let mut n = usize::from(self.n_discards);
+            let mut next = usize::from(self.stock_next);
+            let mut deal_starts = self.deal_starts;
+            let next_step = loop {
+                // The forced discards, a round at a time (see `discard_forced`).
+                loop {
+                    let mut mask = 0u8;
+                    for p in 0..P {
+                        mask |= u8::from(tops & rules::stronger_bits(bits[p]) != 0) << p;
+                    }
+                    if mask == 0 {
+                        break;
+                    }
+                    tops = 0;
+                    for p in 0..P {
+                        let discarded = mask >> p & 1;
+                        let card = top[p];
+                        self.discards[at(n)] = card; // kept only when discarded
+                        n += usize::from(discarded);
+                        let under = self.below[at(card.index())];
+                        // A select, not a branch: whether a pile goes is a coin toss.
+                        top[p] = select_unpredictable(discarded == 1, under, card);
+                        bits[p] = bit_of[top[p].index()];
+                        heights[p] -= discarded;
+                        tops |= bits[p];
+                    }
+                }
+                // With no empty pile no fill is legal: the deal is the only move, if any.
+                let full = (0..P).all(|p| heights[p] != 0);
+                if !full {
+                    break Step::Decide;
+                }
+                if next == end {
+                    break Step::Over;
+                }
+                strategy.forced_deal();
+                if end - next < P {
+                    break Step::ShortDeal;
+                }
+                // A deal onto every pile (so under either `deal_to`).
+                deal_starts |= 1 << next;
+                tops = 0;
+                for p in 0..P {
+                    let card = self.stock[at(next + p)];
+                    self.below[at(card.index())] = top[p];
+                    top[p] = card;
+                    bits[p] = bit_of[card.index()];
+                    heights[p] += 1;
+                    tops |= bits[p];
+                }
+                next += P;
+            };
+            self.top = top;
+            self.heights = heights;
+            self.tops = tops;
+            self.n_discards = n as u8;
+            self.stock_next = next as u8;
+            self.deal_starts = deal_starts;
+            self.empty = heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
+            match next_step {
+                Step::Over => break 'game,
+                Step::ShortDeal => self.deal_piles::<P>(),
+                Step::Decide => {
+                    let moves = LegalMoves::of_piles::<Position, P>(self);
+                    if moves.is_empty() {
+                        break 'game;
+                    }
+                    let mv = strategy.decide(self, &moves);
+                    self.apply_piles::<P>(mv);
+                }
+            }
+        }
     }
 
     /// Take back `mv`, the last move played.

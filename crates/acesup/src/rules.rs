@@ -1007,7 +1007,7 @@ pub fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::position::Position;
     use crate::rng::Rng;

@@ -15,7 +15,7 @@
 
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::moves::{Move, MAX_PILES};
-use crate::position::Position;
+use crate::position::{PlayOut, Position};
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
 use crate::{Error, ErrorKind, Result};
@@ -83,22 +83,24 @@ fn play_out_piles<D: Decide + ?Sized, const P: usize>(
     pos: &mut Position,
     rng: &mut Rng,
 ) {
-    loop {
-        pos.discard_forced_piles::<P>();
-        if pos.empty_piles() == 0 {
-            if pos.stock_is_empty() {
-                return;
-            }
-            strategy.draws_for_a_forced_deal(rng);
-            pos.deal_piles::<P>();
-            continue;
-        }
-        let moves = LegalMoves::of_piles::<Position, P>(pos);
-        if moves.is_empty() {
-            return;
-        }
-        let mv = strategy.decide(pos, &moves, rng);
-        pos.apply_piles::<P>(mv);
+    pos.play_out_piles::<P>(&mut Asking { strategy, rng });
+}
+
+/// A [`Decide`] and its game's stream, as [`Position::play_out_piles`] asks them.
+struct Asking<'a, D: ?Sized> {
+    strategy: &'a D,
+    rng: &'a mut Rng,
+}
+
+impl<D: Decide + ?Sized> PlayOut for Asking<'_, D> {
+    #[inline]
+    fn forced_deal(&mut self) {
+        self.strategy.draws_for_a_forced_deal(self.rng);
+    }
+
+    #[inline]
+    fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move {
+        self.strategy.decide(pos, moves, self.rng)
     }
 }
 
