@@ -25,6 +25,7 @@ __all__ = [
     "Solvability",
     "solve",
     "solvability",
+    "POSITION_BYTES",
 ]
 
 @final
@@ -253,6 +254,8 @@ class BuiltinStrategy:
     def text(self) -> str: ...
     def __call__(self, game: Game) -> Move | None: ...
     def __reduce__(self) -> tuple[type[BuiltinStrategy], tuple[str]]: ...
+
+POSITION_BYTES: int
 
 def strategy(text: str) -> BuiltinStrategy: ...
 def simulate(

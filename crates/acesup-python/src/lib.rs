@@ -47,5 +47,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::PySolvability>()?;
     m.add_function(wrap_pyfunction!(solver::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solvability, m)?)?;
+    // The bytes of a native position, which montecarlo and greedy copy per
+    // candidate: a figure of `acesup bench`.
+    m.add(
+        "POSITION_BYTES",
+        std::mem::size_of::<acesup::position::Position>(),
+    )?;
     Ok(())
 }
