@@ -512,45 +512,22 @@ impl Position {
     /// [`Position::discard_forced`] for a layout of `P` piles.
     #[inline]
     pub fn discard_forced_piles<const P: usize>(&mut self) {
-        loop {
-            let mask = rules::discard_mask_of::<Position, P>(self);
-            if mask == 0 {
-                break;
-            }
-            let mut n = usize::from(self.n_discards);
-            let mut tops = 0;
-            for p in 0..P {
-                let discarded = mask >> p & 1;
-                let card = self.top[p];
-                self.discards[at(n)] = card; // kept only when discarded
-                n += usize::from(discarded);
-                let under = self.below[at(card.index())];
-                let top = if discarded == 1 { under } else { card };
-                self.top[p] = top;
-                self.heights[p] -= discarded;
-                tops |= self.bit_of[top.index()];
-            }
-            self.tops = tops;
-            self.n_discards = n as u8;
-        }
-        self.empty = self.heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
+        let mut tops = Tops::<P>::load(self);
+        tops.discard_rounds(self);
+        tops.store(self);
     }
 
     /// Play the game to its end for `strategy`, which plays every legal discard
     /// first (as [`Position::discard_forced`] does, in rounds) and decides the
     /// other moves: the hot loop of the play-outs, for a layout of `P` piles.
     ///
-    /// The commonest steps, a round of discards and a deal onto every pile, work on
-    /// copies of the top cards, their bits and the counts held in registers; any
-    /// other step (a decision, a short last deal) writes them back and plays
-    /// through [`Position::apply_piles`]. Invariants of the loop, besides those of
-    /// the position for the cards in memory (`below`, the stock, the discards):
-    /// `top[p]` and `bits[p]` are pile p's top card and its bit (NONE and 0 when
-    /// empty), `tops` the OR of `bits`, `heights`, `n` and `next` the heights, the
-    /// number of discards and the stock's start.
+    /// The commonest steps, the rounds of discards and a deal onto every pile, work
+    /// on a [`Tops`] copy held in registers, with the stock's start `next` and the
+    /// record `deal_starts` (the position's fields while the loop runs); any other
+    /// step (a decision, a short last deal) stores them back and plays through
+    /// [`Position::apply_piles`].
     #[inline]
     pub fn play_out_piles<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
-        let bit_of = self.bit_of;
         let end = usize::from(self.stock_end);
         /// Where the steps in registers stop.
         enum Step {
@@ -558,44 +535,14 @@ impl Position {
             ShortDeal,
             Decide,
         }
-        'game: loop {
-            let mut top = self.top;
-            let mut heights = self.heights;
-            let mut bits = [0u64; MAX_PILES];
-            for p in 0..P {
-                bits[p] = bit_of[top[p].index()];
-            }
-            let mut tops = self.tops;
-            let mut n = usize::from(self.n_discards);
+        loop {
+            let mut hot = Tops::<P>::load(self);
             let mut next = usize::from(self.stock_next);
             let mut deal_starts = self.deal_starts;
-            let next_step = loop {
-                // The forced discards, a round at a time (see `discard_forced`).
-                loop {
-                    let mut mask = 0u8;
-                    for p in 0..P {
-                        mask |= u8::from(tops & rules::stronger_bits(bits[p]) != 0) << p;
-                    }
-                    if mask == 0 {
-                        break;
-                    }
-                    tops = 0;
-                    for p in 0..P {
-                        let discarded = mask >> p & 1;
-                        let card = top[p];
-                        self.discards[at(n)] = card; // kept only when discarded
-                        n += usize::from(discarded);
-                        let under = self.below[at(card.index())];
-                        // A select, not a branch: whether a pile goes is a coin toss.
-                        top[p] = select_unpredictable(discarded == 1, under, card);
-                        bits[p] = bit_of[top[p].index()];
-                        heights[p] -= discarded;
-                        tops |= bits[p];
-                    }
-                }
+            let step = loop {
+                hot.discard_rounds(self);
                 // With no empty pile no fill is legal: the deal is the only move, if any.
-                let full = (0..P).all(|p| heights[p] != 0);
-                if !full {
+                if !(0..P).all(|p| hot.heights[p] != 0) {
                     break Step::Decide;
                 }
                 if next == end {
@@ -605,33 +552,29 @@ impl Position {
                 if end - next < P {
                     break Step::ShortDeal;
                 }
-                // A deal onto every pile (so under either `deal_to`).
+                // A deal onto every pile (so under either `deal_to`), recorded for undo.
                 deal_starts |= 1 << next;
-                tops = 0;
+                hot.tops = 0;
                 for p in 0..P {
                     let card = self.stock[at(next + p)];
-                    self.below[at(card.index())] = top[p];
-                    top[p] = card;
-                    bits[p] = bit_of[card.index()];
-                    heights[p] += 1;
-                    tops |= bits[p];
+                    self.below[at(card.index())] = hot.top[p];
+                    hot.top[p] = card;
+                    hot.bits[p] = self.bit_of[card.index()];
+                    hot.heights[p] += 1;
+                    hot.tops |= hot.bits[p];
                 }
                 next += P;
             };
-            self.top = top;
-            self.heights = heights;
-            self.tops = tops;
-            self.n_discards = n as u8;
+            hot.store(self);
             self.stock_next = next as u8;
             self.deal_starts = deal_starts;
-            self.empty = heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
-            match next_step {
-                Step::Over => break 'game,
+            match step {
+                Step::Over => return,
                 Step::ShortDeal => self.deal_piles::<P>(),
                 Step::Decide => {
                     let moves = LegalMoves::of_piles::<Position, P>(self);
                     if moves.is_empty() {
-                        break 'game;
+                        return;
                     }
                     let mv = strategy.decide(self, &moves);
                     self.apply_piles::<P>(mv);
@@ -807,6 +750,73 @@ impl Position {
         all.sort();
         assert_eq!(all, self.rules.deck(), "cards of {text}");
         assert!(all.len() <= DECK_SIZE);
+    }
+}
+
+/// The tops and counts of a [`Position`] of `P` piles, copied into locals (so
+/// registers) by the hot loops while the cards in memory (`below`, the stock, the
+/// discards) stay in the position. Invariants: `top[p]` is pile p's top card
+/// (NONE when empty) and `bits[p]` its bit (0 when empty), `tops` the OR of
+/// `bits`; `heights` and `n` are the heights and the number of discards.
+struct Tops<const P: usize> {
+    top: [Card; MAX_PILES],
+    bits: [u64; MAX_PILES],
+    heights: [u8; MAX_PILES],
+    tops: u64,
+    n: usize,
+}
+
+impl<const P: usize> Tops<P> {
+    #[inline(always)]
+    fn load(pos: &Position) -> Tops<P> {
+        let mut bits = [0; MAX_PILES];
+        for p in 0..P {
+            bits[p] = pos.bit_of[pos.top[p].index()];
+        }
+        Tops {
+            top: pos.top,
+            bits,
+            heights: pos.heights,
+            tops: pos.tops,
+            n: usize::from(pos.n_discards),
+        }
+    }
+
+    #[inline(always)]
+    fn store(&self, pos: &mut Position) {
+        pos.top = self.top;
+        pos.heights = self.heights;
+        pos.tops = self.tops;
+        pos.n_discards = self.n as u8;
+        pos.empty = self.heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
+    }
+
+    /// [`Position::discard_forced`]: rounds that each discard from every pile that
+    /// may be discarded (R2.1), without a branch per pile, until none may.
+    #[inline(always)]
+    fn discard_rounds(&mut self, pos: &mut Position) {
+        loop {
+            let mut mask = 0u8;
+            for p in 0..P {
+                mask |= u8::from(self.tops & rules::stronger_bits(self.bits[p]) != 0) << p;
+            }
+            if mask == 0 {
+                return;
+            }
+            self.tops = 0;
+            for p in 0..P {
+                let discarded = mask >> p & 1;
+                let card = self.top[p];
+                pos.discards[at(self.n)] = card; // kept only when discarded
+                self.n += usize::from(discarded);
+                let under = pos.below[at(card.index())];
+                // A select, not a branch: whether a pile goes is a coin toss.
+                self.top[p] = select_unpredictable(discarded == 1, under, card);
+                self.bits[p] = pos.bit_of[self.top[p].index()];
+                self.heights[p] -= discarded;
+                self.tops |= self.bits[p];
+            }
+        }
     }
 }
 
