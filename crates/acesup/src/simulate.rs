@@ -508,7 +508,7 @@ mod tests {
     /// layouts of 4 and 5 piles), on a few games each.
     #[test]
     fn play_game_matches_game_play_under_every_rule_set() {
-        for rules in crate::rules::tests::all_rules() {
+        for rules in crate::rules::all_rules() {
             assert_play_outs_are_plain(rules, 12);
         }
     }
