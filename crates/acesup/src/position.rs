@@ -328,12 +328,26 @@ impl Position {
             cards: [Card::NONE; DECK_SIZE],
             len,
         };
-        let mut card = self.top[p];
-        for place in pile.cards[..usize::from(len)].iter_mut().rev() {
+        for (place, card) in pile.cards[..usize::from(len)]
+            .iter_mut()
+            .rev()
+            .zip(self.cards_from_top(p))
+        {
             *place = card;
-            card = self.below[at(card.index())];
         }
         pile
+    }
+
+    /// The cards of pile `p` from the top down, read in place (no copy, unlike
+    /// [`Position::pile`]).
+    #[inline]
+    pub fn cards_from_top(&self, p: usize) -> impl Iterator<Item = Card> + '_ {
+        let mut card = self.top[p];
+        (0..self.heights[p]).map(move |_| {
+            let this = card;
+            card = self.below[at(this.index())];
+            this
+        })
     }
 
     #[inline]

@@ -234,7 +234,7 @@ impl Decide for Greedy {
 }
 
 /// What tells apart the positions that one lookahead search reaches: the piles,
-/// each card as its index + 1 and each pile closed by a 0. A line deals nothing, so
+/// each card (from the top down) as its index + 1 and each pile closed by a 0. A line deals nothing, so
 /// the stock is the same throughout and the discards are the cards in neither.
 type PilesKey = [u8; DECK_SIZE + MAX_PILES];
 
@@ -242,7 +242,7 @@ fn piles_key(pos: &Position) -> PilesKey {
     let mut key = [0; DECK_SIZE + MAX_PILES];
     let mut i = 0;
     for p in 0..pos.piles() {
-        for card in pos.pile(p).iter() {
+        for card in pos.cards_from_top(p) {
             key[i] = card.index() as u8 + 1;
             i += 1;
         }
