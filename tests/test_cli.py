@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -480,11 +481,14 @@ def test_table_is_markdown_of_every_rules_and_deal(capsys, monkeypatch):
 
 def test_bench_prints_the_figures(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "bench", "--games", "2000", "--reference-games", "20",
-                         "--solver-games", "4", "--node-limit", "1000", "--memory-games", "0")
+                         "--solver-games", "4", "--node-limit", "1000", "--memory-games", "0",
+                         "--montecarlo-games", "2")
     assert status == 0
-    for figure in ("native games/s, 1 thread", "reference games/s", "native / reference",
-                   "solver deals/s, 1 thread"):
+    for figure in ("native ns a game, 1 thread", "native games/s, 1 thread", "native games/s, 2 threads",
+                   "native games/s, 2 processes of 1 thread", "2 threads / 2 processes", "reference games/s",
+                   "native / reference", "solver deals/s, 1 thread", "montecarlo ms a game, 1 thread"):
         assert figure in out
+    assert re.search(r"^bytes of a native position +240$", out, re.MULTILINE), out
 
 
 def test_a_reader_that_goes_away_ends_the_command_quietly(monkeypatch, capsys):

@@ -27,6 +27,7 @@ __all__ = [
     "solvability",
     "DealVerdicts",
     "solve_deals",
+    "POSITION_BYTES",
 ]
 
 @final
@@ -255,6 +256,8 @@ class BuiltinStrategy:
     def text(self) -> str: ...
     def __call__(self, game: Game) -> Move | None: ...
     def __reduce__(self) -> tuple[type[BuiltinStrategy], tuple[str]]: ...
+
+POSITION_BYTES: int
 
 def strategy(text: str) -> BuiltinStrategy: ...
 def simulate(

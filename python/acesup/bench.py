@@ -3,7 +3,12 @@
 It prints ratios measured in one run, because this kind of machine is noisy
 and only ratios taken side by side mean something:
 
-- native random play-outs per second on one thread, and on every core;
+- native random play-outs: nanoseconds a game and games per second on one
+  thread, games per second on two threads and on every core, and on two
+  processes of one thread each started together (what two threads should
+  match: the host's own scaling);
+- montecarlo's milliseconds a game on one thread, and the size in bytes of a
+  native position (which montecarlo and greedy copy per candidate);
 - native games/s divided by reference games/s for the same strategy;
 - all threads divided by one thread;
 - the clairvoyant solver's deals per second (``solvability``), on one thread
@@ -24,6 +29,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -61,30 +68,64 @@ def _resident_mib() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+_ONE_PROCESS = """
+import sys, time, acesup
+games, strategy, rules = int(sys.argv[1]), sys.argv[2], sys.argv[3] or None
+rules = None if rules is None else acesup.Rules.parse(rules)
+acesup.simulate(10_000, strategy, rules, seed=1, threads=1)
+began = time.perf_counter()
+acesup.simulate(games, strategy, rules, seed=2, threads=1)
+print(time.perf_counter() - began)
+"""
+
+
+def _two_processes(games: int, strategy: str, rules: acesup.Rules | None) -> float:
+    """Games per second of two processes started together, each playing ``games``
+    games on one thread: the total games over the slower one's time."""
+    command = [sys.executable, "-c", _ONE_PROCESS, str(games), strategy, "" if rules is None else str(rules)]
+    runs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    seconds = [float(run.communicate()[0]) for run in runs]
+    return 2 * games / max(seconds)
+
+
 def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_games: int = 0,
             strategy: str = "random", rules: acesup.Rules | None = None, solver_games: int = 0,
-            node_limit: int | None = None) -> dict[str, float]:
+            node_limit: int | None = None, montecarlo_games: int = 0) -> dict[str, float]:
     """Runs the benchmark and returns its figures by name (see the module doc).
 
     ``memory_games`` (0 to skip) is the length of the long run whose memory
     is compared before and after; ``solver_games`` (0 to skip) the number of
-    deals the solver is timed on, each searched up to ``node_limit`` positions.
+    deals the solver is timed on, each searched up to ``node_limit`` positions;
+    ``montecarlo_games`` (0 to skip) the games montecarlo is timed on.
     """
     cores = os.cpu_count() or 1
     acesup.simulate(10_000, strategy, rules, seed=1, threads=1)  # warm up caches and the thread pool
     one = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=1), native_games)
+    two = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=2), native_games)
+    processes = _two_processes(native_games // 2, strategy, rules)
     every = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=cores), native_games)
     reference_rules = None if rules is None else acesup.reference.Rules.parse(str(rules))
     reference = _rate(lambda: acesup.reference.simulate(reference_games, strategy, reference_rules, seed=2),
                       reference_games)
     figures = {
         "cores": cores,
+        "native ns a game, 1 thread": 1e9 / one,
         "native games/s, 1 thread": one,
+        "native games/s, 2 threads": two,
+        "native games/s, 2 processes of 1 thread": processes,
+        "2 threads / 2 processes": two / processes,
+        "2 threads / 1 thread": two / one,
         f"native games/s, {cores} threads": every,
         "reference games/s": reference,
         "native / reference (1 thread)": one / reference,
         f"{cores} threads / 1 thread": every / one,
+        "bytes of a native position": acesup._core.POSITION_BYTES,
     }
+    if montecarlo_games:
+        acesup.simulate(1, "montecarlo", rules, seed=1, threads=1)
+        rate = _rate(lambda: acesup.simulate(montecarlo_games, "montecarlo", rules, seed=2, threads=1),
+                     montecarlo_games)
+        figures["montecarlo ms a game, 1 thread"] = 1e3 / rate
     if solver_games:
         def solve(threads: int) -> float:
             return _rate(lambda: acesup.solvability(solver_games, rules, seed=4, threads=threads,
@@ -168,6 +209,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="deals the solver is timed on, 0 to skip (default 10000)")
     parser.add_argument("--node-limit", type=int_at_least(1), default=1_000_000,
                         help="positions the solver may search per deal (default 1e6)")
+    parser.add_argument("--montecarlo-games", type=games_count(0), default=500,
+                        help="montecarlo games timed, 0 to skip (default 500)")
     parser.add_argument("--memory-games", type=games_count(0), default=100_000_000,
                         help="games of the memory run, 0 to skip (default 1e8)")
     parser.add_argument("--strategy", default="random", help="strategy to time (default random)")
@@ -186,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
     """Measures with the options parsed by ``add_arguments`` and prints the figures."""
     figures = {} if args.batch_only else measure(
         args.games, args.reference_games, args.memory_games, args.strategy,
-        solver_games=args.solver_games, node_limit=args.node_limit)
+        solver_games=args.solver_games, node_limit=args.node_limit, montecarlo_games=args.montecarlo_games)
     figures |= measure_batch(args.batch_slots, args.batch_steps, args.callable_games, args.batch_memory_games)
     width = max(map(len, figures))
     for name, value in figures.items():

@@ -182,7 +182,7 @@ py_methods!(PyGame [mutable, equatable] {
     fn piles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let game = self.snapshot();
         let piles = (0..game.position().piles())
-            .map(|p| card_tuple(py, game.position().pile(p)))
+            .map(|p| card_tuple(py, &game.position().pile(p)))
             .collect::<PyResult<Vec<_>>>()?;
         PyTuple::new(py, piles)
     }

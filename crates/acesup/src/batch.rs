@@ -106,7 +106,7 @@ impl Layout {
         row[grid..].fill(0);
         for p in 0..self.piles {
             let cells = &mut row[p * self.max_height..];
-            for (cell, card) in cells.iter_mut().zip(pos.pile(p)) {
+            for (cell, card) in cells.iter_mut().zip(pos.pile(p).iter()) {
                 *cell = self.code[card.index()];
             }
         }

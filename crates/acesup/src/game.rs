@@ -183,7 +183,7 @@ mod tests {
         let deck = deck_from_seed(0, &Rules::standard());
         let game = Game::from_seed(0, Rules::standard());
         for p in 0..4 {
-            assert_eq!(game.position().pile(p), &deck[p..p + 1]);
+            assert_eq!(&*game.position().pile(p), &deck[p..p + 1]);
         }
         assert_eq!(game.position().stock(), &deck[4..]);
         assert_eq!(Position::parse(&game.to_text()).unwrap(), *game.position());

@@ -3,9 +3,11 @@
 
 use crate::cards::{card_set_problem, is_space, py_repr, Card, DECK_SIZE, SUIT_SYMBOLS};
 use crate::moves::{Move, MAX_PILES};
-use crate::rules::{self, by_piles, DealTo, Rules, Tableau};
+use crate::rules::{self, by_piles, DealTo, LegalMoves, Rules, Tableau};
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
+use std::hint::select_unpredictable;
+use std::ops::Deref;
 
 /// The places of each card array of a [`Position`]: 52 cards and the placeholder
 /// fit, and an index masked by [`at`] needs no bounds check in the hot loop.
@@ -20,45 +22,85 @@ fn at(i: usize) -> usize {
 
 /// A position: the piles, the stock, the discards and the rules (R6.5).
 ///
-/// Fixed-size arrays, so that copying a position or playing a game allocates
-/// nothing; 52 places everywhere, since a position from text may hold tall piles,
-/// and [`MAX_PILES`] piles, of which the layout uses `rules.piles` (the others stay
-/// empty and are never read).
+/// Compact (240 bytes, see the `position_is_compact` test), so that copying one,
+/// as montecarlo and greedy do per candidate, is cheap, and fixed-size, so that
+/// playing a game allocates nothing. Each pile is a linked list over the cards,
+/// so a pile may hold any number of the 52 cards (a position from text may hold
+/// tall piles) in a place per card rather than per card and pile.
 ///
 /// Invariants (see [`Position::check_invariants`], run by the tests):
-/// - `piles[p][1..=heights[p]]` is pile p, bottom to top, above the placeholder
-///   `piles[p][0] == Card::NONE`, so that `piles[p][heights[p]]` is always the top
-///   card or the placeholder; `stock[stock_next..stock_end]`
-///   the stock in deal order; `discards[..n_discards]` the discards in order;
-///   together the cards of the layout's deck, each once;
-/// - `bits[p][i]` is the [`rules::top_bit`] of the card `piles[p][i]`, 0 for the
-///   placeholder: stored with the card, so that a new top's bit is one load away;
-/// - `tops` is the union of the top cards' bits: bit 16·s + k is set exactly when
-///   some pile's top card is of suit s and strength k (R1.2, under `rules`). So
-///   pile p may be discarded exactly when `tops` meets the [`rules::stronger_bits`]
-///   of its top card's bit (R2.1): a subtraction and an AND;
+/// - pile p is `top[p]`, then `below[top[p]]`, `below[below[top[p]]]`, ... down to
+///   the placeholder `Card::NONE`, `heights[p]` cards in all (`top[p] == NONE`
+///   exactly when the pile is empty; `below[NONE] == NONE`, so that the card under
+///   an empty pile's top is again none); piles the layout lacks are empty;
+/// - `stock[stock_next..stock_end]` is the stock in deal order (the dealt cards
+///   stay before it), `discards[..n_discards]` the discards in order; piles, stock
+///   and discards hold the cards of the layout's deck, each once;
+/// - `tops` is the union of the top cards' [`rules::top_bit`]s: bit 16·s + k is
+///   set exactly when some pile's top card is of suit s and strength k (R1.2, under
+///   `rules`). So pile p may be discarded exactly when `tops` meets the
+///   [`rules::stronger_bits`] of its top card's bit (R2.1): a subtraction and an AND;
 /// - `empty` is the number of empty piles of the layout;
-/// - under `deal_to="empty"`, `dealt[..n_deals]` are the [`rules::deal_targets`]
-///   of the deals played since the position was made, so that a deal can be taken
-///   back (not part of the position: equality and text ignore it; under `"all"` the
-///   stock length tells the targets).
+/// - bit i of `deal_starts` is set when a deal played since the position was made
+///   began at `stock[i]` (so below `stock_next`): the deal of `stock[i..next]`, the
+///   cards dealt since, which [`Position::unapply`] takes back from the tops they
+///   are on. Not part of the position: equality and text ignore it.
 #[derive(Clone)]
 pub struct Position {
     pub(crate) rules: Rules,
+    tops: u64,
+    deal_starts: u64,
+    /// `rules::top_bits(rules.ace_high)`, looked up once.
+    bit_of: &'static rules::BitTable,
+    top: [Card; MAX_PILES],
     heights: [u8; MAX_PILES],
     stock_next: u8,
     stock_end: u8,
     n_discards: u8,
     empty: u8,
-    n_deals: u8,
-    tops: u64,
-    /// `rules::top_bits(rules.ace_high)`, looked up once.
-    bit_of: &'static rules::BitTable,
-    piles: [[Card; CAP]; MAX_PILES],
-    bits: [[u64; CAP]; MAX_PILES],
+    below: [Card; CAP],
     stock: [Card; CAP],
     discards: [Card; CAP],
-    dealt: [u8; CAP],
+}
+
+/// What [`Position::play_out_piles`] asks of the strategy it plays for.
+pub trait PlayOut {
+    /// Make the draws of a decision in which the deal is the only legal move.
+    fn forced_deal(&mut self);
+    /// The move to play in `pos`, a game that is not over and in which no discard
+    /// is legal; `moves` are its legal moves.
+    fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move;
+}
+
+/// The cards of a pile, bottom to top: a small copy, since a [`Position`] keeps its
+/// piles as linked lists. Dereferences to a slice.
+#[derive(Clone, Copy)]
+pub struct Pile {
+    cards: [Card; DECK_SIZE],
+    len: u8,
+}
+
+impl Deref for Pile {
+    type Target = [Card];
+
+    #[inline]
+    fn deref(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+impl PartialEq for Pile {
+    fn eq(&self, other: &Pile) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Pile {}
+
+impl fmt::Debug for Pile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 impl Tableau for Position {
@@ -74,12 +116,12 @@ impl Tableau for Position {
 
     #[inline]
     fn card_from_top(&self, p: usize, index: usize) -> Card {
-        self.piles[p][at(self.height(p) - index)]
+        (0..index).fold(self.top[p], |card, _| self.below[at(card.index())])
     }
 
     #[inline]
     fn top_bit(&self, p: usize) -> u64 {
-        self.bits[p][at(self.height(p))]
+        self.bit_of[self.top[p].index()]
     }
 
     #[inline]
@@ -111,19 +153,18 @@ impl Position {
     fn blank(rules: Rules) -> Position {
         Position {
             rules,
-            heights: [0; MAX_PILES],
+            tops: 0,
+            deal_starts: 0,
             bit_of: rules::top_bits(rules.ace_high),
-            piles: [[Card::NONE; CAP]; MAX_PILES],
-            bits: [[0; CAP]; MAX_PILES],
-            stock: [Card::default(); CAP],
+            top: [Card::NONE; MAX_PILES],
+            heights: [0; MAX_PILES],
             stock_next: 0,
             stock_end: 0,
-            discards: [Card::default(); CAP],
             n_discards: 0,
             empty: rules.piles,
-            tops: 0,
-            dealt: [0; CAP],
-            n_deals: 0,
+            below: [Card::NONE; CAP],
+            stock: [Card::default(); CAP],
+            discards: [Card::default(); CAP],
         }
     }
 
@@ -144,13 +185,13 @@ impl Position {
         self.stock_next = 0;
         self.stock_end = stock as u8;
         self.n_discards = 0;
-        self.n_deals = 0;
+        self.deal_starts = 0;
         let mut tops = 0;
         for (p, &card) in deck[..P].iter().enumerate() {
-            self.piles[p][1] = card;
-            self.bits[p][1] = self.bit_of[card.index()];
+            self.top[p] = card;
+            self.below[at(card.index())] = Card::NONE;
             self.heights[p] = 1;
-            tops |= self.bits[p][1];
+            tops |= self.bit_of[card.index()];
         }
         self.tops = tops;
         self.empty = 0;
@@ -281,9 +322,32 @@ impl Position {
     }
 
     /// Pile `p` (below [`Position::piles`]), bottom to top.
+    pub fn pile(&self, p: usize) -> Pile {
+        let len = self.heights[p];
+        let mut pile = Pile {
+            cards: [Card::NONE; DECK_SIZE],
+            len,
+        };
+        for (place, card) in pile.cards[..usize::from(len)]
+            .iter_mut()
+            .rev()
+            .zip(self.cards_from_top(p))
+        {
+            *place = card;
+        }
+        pile
+    }
+
+    /// The cards of pile `p` from the top down, read in place (no copy, unlike
+    /// [`Position::pile`]).
     #[inline]
-    pub fn pile(&self, p: usize) -> &[Card] {
-        &self.piles[p][1..=usize::from(self.heights[p])]
+    pub fn cards_from_top(&self, p: usize) -> impl Iterator<Item = Card> + '_ {
+        let mut card = self.top[p];
+        (0..self.heights[p]).map(move |_| {
+            let this = card;
+            card = self.below[at(this.index())];
+            this
+        })
     }
 
     #[inline]
@@ -294,7 +358,7 @@ impl Position {
     /// The top card of pile `p`, if any.
     #[inline]
     pub fn top(&self, p: usize) -> Option<Card> {
-        self.pile(p).last().copied()
+        Some(self.top[p]).filter(|&card| card != Card::NONE)
     }
 
     /// The card at `index` from the top of pile `p`; `index < height(p)`.
@@ -398,87 +462,48 @@ impl Position {
     #[inline]
     pub fn deal_piles<const P: usize>(&mut self) {
         let next = usize::from(self.stock_next);
+        self.deal_starts |= 1 << next;
         let every_pile = (self.rules.deal_to == DealTo::All) | (self.empty == 0);
-        if !(every_pile & (self.stock_left() >= P)) {
-            return self.deal_to_targets();
+        if every_pile & (self.stock_left() >= P) {
+            let mut tops = 0;
+            for p in 0..P {
+                let card = self.stock[at(next + p)];
+                self.below[at(card.index())] = self.top[p];
+                self.top[p] = card;
+                self.heights[p] += 1;
+                tops |= self.bit_of[card.index()];
+            }
+            self.tops = tops;
+            self.stock_next += P as u8;
+            self.empty = 0;
+            return;
         }
-        let mut tops = 0;
-        for p in 0..P {
-            let h = at(self.height(p) + 1);
-            let card = self.stock[at(next + p)];
-            self.piles[p][h] = card;
-            self.bits[p][h] = self.bit_of[card.index()];
-            self.heights[p] = h as u8;
-            tops |= self.bits[p][h];
-        }
-        self.tops = tops;
-        self.empty = 0;
-        self.stock_next += P as u8;
-        if self.rules.deal_to == DealTo::Empty {
-            self.log_deal((1 << P) - 1);
-        }
-    }
-
-    /// A deal onto the piles of [`rules::deal_targets`], one card at a time.
-    #[cold]
-    fn deal_to_targets(&mut self) {
         let targets = rules::deal_targets(self);
         for p in (0..MAX_PILES).filter(|&p| targets >> p & 1 == 1) {
             let card = self.stock[at(usize::from(self.stock_next))];
             self.push(p, card);
             self.stock_next += 1;
         }
-        if self.rules.deal_to == DealTo::Empty {
-            self.log_deal(targets);
-        }
-    }
-
-    /// Record the targets of a deal under `deal_to="empty"`, where they depend on
-    /// the piles that were empty, for [`Position::unapply`].
-    #[inline]
-    fn log_deal(&mut self, targets: u8) {
-        self.dealt[at(usize::from(self.n_deals))] = targets;
-        self.n_deals += 1;
-    }
-
-    /// The piles that the last deal played reached (see [`Position::unapply`]).
-    fn last_deal_targets(&mut self) -> u8 {
-        if self.rules.deal_to == DealTo::Empty {
-            self.n_deals -= 1;
-            return self.dealt[at(usize::from(self.n_deals))];
-        }
-        // Under "all" the stock lengths are D − P − kP or 0 (R6.5): a deal that left
-        // some stock was whole, and one that emptied it took what was left, the
-        // remainder of D − P by P when it is not 0.
-        let piles = self.piles();
-        let last = (self.rules.deck_size() - piles) % piles;
-        let count = if self.stock_left() > 0 || last == 0 {
-            piles
-        } else {
-            last
-        };
-        (1 << count) - 1
     }
 
     /// Ask the processor to fetch the parts of the position that the next move reads
-    /// (the counts, each pile's top card and bit, the stock and discards), so that a
-    /// loop over many positions (a batch of games) waits for memory once, not per
-    /// line. Changes nothing; a no-op off x86-64.
+    /// (`piles`: all of it; else the counts and tops), so that a loop over many
+    /// positions (a batch of games) waits for memory once, not per line. Changes
+    /// nothing; a no-op off x86-64.
     #[inline]
     pub fn prefetch(&self, piles: bool) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let fetch = |p: *const u8| unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
-            fetch(std::ptr::from_ref(&self.heights).cast());
-            if piles {
-                for p in 0..usize::from(self.rules.piles) {
-                    let h = at(self.height(p));
-                    fetch(std::ptr::from_ref(&self.piles[p][h]).cast());
-                    fetch(std::ptr::from_ref(&self.bits[p][h]).cast());
-                }
-                fetch(std::ptr::from_ref(&self.stock[at(usize::from(self.stock_next))]).cast());
-                fetch(std::ptr::from_ref(&self.discards[at(usize::from(self.n_discards))]).cast());
+            let start = std::ptr::from_ref(self).cast::<u8>();
+            let lines = if piles {
+                std::mem::size_of::<Position>().div_ceil(64)
+            } else {
+                1
+            };
+            for line in 0..lines {
+                // SAFETY: a prefetch never faults, and the address is inside `self`.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(start.add(64 * line).cast()) };
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -501,26 +526,75 @@ impl Position {
     /// [`Position::discard_forced`] for a layout of `P` piles.
     #[inline]
     pub fn discard_forced_piles<const P: usize>(&mut self) {
-        loop {
-            let mask = rules::discard_mask_of::<Position, P>(self);
-            if mask == 0 {
-                break;
-            }
-            let mut n = usize::from(self.n_discards);
-            let mut tops = 0;
-            for p in 0..P {
-                let discarded = usize::from(mask >> p & 1);
-                let h = self.height(p);
-                self.discards[at(n)] = self.piles[p][at(h)]; // kept only when discarded
-                n += discarded;
-                let h = h - discarded;
-                self.heights[p] = h as u8;
-                tops |= self.bits[p][at(h)];
-            }
-            self.tops = tops;
-            self.n_discards = n as u8;
+        let mut tops = Tops::<P>::load(self);
+        tops.discard_rounds(self);
+        tops.store(self);
+    }
+
+    /// Play the game to its end for `strategy`, which plays every legal discard
+    /// first (as [`Position::discard_forced`] does, in rounds) and decides the
+    /// other moves: the hot loop of the play-outs, for a layout of `P` piles.
+    ///
+    /// The commonest steps, the rounds of discards and a deal onto every pile, work
+    /// on a [`Tops`] copy held in registers, with the stock's start `next` and the
+    /// record `deal_starts` (the position's fields while the loop runs); any other
+    /// step (a decision, a short last deal) stores them back and plays through
+    /// [`Position::apply_piles`].
+    #[inline]
+    pub fn play_out_piles<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
+        let end = usize::from(self.stock_end);
+        /// Where the steps in registers stop.
+        enum Step {
+            Over,
+            ShortDeal,
+            Decide,
         }
-        self.empty = self.heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
+        loop {
+            let mut hot = Tops::<P>::load(self);
+            let mut next = usize::from(self.stock_next);
+            let mut deal_starts = self.deal_starts;
+            let step = loop {
+                hot.discard_rounds(self);
+                // With no empty pile no fill is legal: the deal is the only move, if any.
+                if !(0..P).all(|p| hot.heights[p] != 0) {
+                    break Step::Decide;
+                }
+                if next == end {
+                    break Step::Over;
+                }
+                strategy.forced_deal();
+                if end - next < P {
+                    break Step::ShortDeal;
+                }
+                // A deal onto every pile (so under either `deal_to`), recorded for undo.
+                deal_starts |= 1 << next;
+                hot.tops = 0;
+                for p in 0..P {
+                    let card = self.stock[at(next + p)];
+                    self.below[at(card.index())] = hot.top[p];
+                    hot.top[p] = card;
+                    hot.bits[p] = self.bit_of[card.index()];
+                    hot.heights[p] += 1;
+                    hot.tops |= hot.bits[p];
+                }
+                next += P;
+            };
+            hot.store(self);
+            self.stock_next = next as u8;
+            self.deal_starts = deal_starts;
+            match step {
+                Step::Over => return,
+                Step::ShortDeal => self.deal_piles::<P>(),
+                Step::Decide => {
+                    let moves = LegalMoves::of_piles::<Position, P>(self);
+                    if moves.is_empty() {
+                        return;
+                    }
+                    let mv = strategy.decide(self, &moves);
+                    self.apply_piles::<P>(mv);
+                }
+            }
+        }
     }
 
     /// Take back `mv`, the last move played.
@@ -538,10 +612,17 @@ impl Position {
                 self.insert(usize::from(src), index as usize, card);
             }
             Move::Deal => {
-                let targets = self.last_deal_targets();
-                for p in (0..MAX_PILES).rev().filter(|&p| targets >> p & 1 == 1) {
-                    self.pop(p);
+                // The last deal began at the highest recorded start; its cards are
+                // still on top of the piles they went to.
+                let start = 63 - self.deal_starts.leading_zeros() as u8;
+                self.deal_starts &= !(1 << start);
+                while self.stock_next > start {
                     self.stock_next -= 1;
+                    let card = self.stock[at(usize::from(self.stock_next))];
+                    let p = (0..self.piles())
+                        .find(|&p| self.top[p] == card)
+                        .expect("a dealt card is on top of a pile");
+                    self.pop(p);
                 }
             }
         }
@@ -550,23 +631,24 @@ impl Position {
     /// Put `card` on top of pile `p`, keeping the masks and the empty count.
     #[inline]
     fn push(&mut self, p: usize, card: Card) {
-        let h = self.height(p);
-        let bits = self.bit_of[card.index()];
-        self.empty -= u8::from(h == 0);
-        self.tops ^= self.bits[p][at(h)] ^ bits;
-        self.piles[p][at(h + 1)] = card;
-        self.bits[p][at(h + 1)] = bits;
+        let old = self.top[p];
+        self.empty -= u8::from(old == Card::NONE);
+        self.tops ^= self.bit_of[old.index()] ^ self.bit_of[card.index()];
+        self.below[at(card.index())] = old;
+        self.top[p] = card;
         self.heights[p] += 1;
     }
 
     /// Take the top card of the non-empty pile `p`, keeping the masks and the empty count.
     #[inline]
     fn pop(&mut self, p: usize) -> Card {
-        let h = self.height(p);
-        self.heights[p] = h as u8 - 1;
-        self.empty += u8::from(h == 1);
-        self.tops ^= self.bits[p][at(h)] ^ self.bits[p][at(h - 1)]; // the placeholder's is 0
-        self.piles[p][at(h)]
+        let card = self.top[p];
+        let under = self.below[at(card.index())];
+        self.top[p] = under;
+        self.heights[p] -= 1;
+        self.empty += u8::from(under == Card::NONE);
+        self.tops ^= self.bit_of[card.index()] ^ self.bit_of[under.index()]; // the placeholder's is 0
+        card
     }
 
     /// Take the card at `index` from the top of pile `p`; the cards above it close up.
@@ -576,11 +658,9 @@ impl Position {
             return self.pop(p);
         }
         // A buried card: the top card, and so the masks, stay.
-        let h = self.height(p);
-        let at = h - index;
-        let card = self.piles[p][at];
-        self.piles[p].copy_within(at + 1..=h, at);
-        self.bits[p].copy_within(at + 1..=h, at);
+        let above = self.card_from_top(p, index - 1);
+        let card = self.below[at(above.index())];
+        self.below[at(above.index())] = self.below[at(card.index())];
         self.heights[p] -= 1;
         card
     }
@@ -590,12 +670,9 @@ impl Position {
         if index == 0 {
             return self.push(p, card);
         }
-        let h = self.height(p);
-        let at = h + 1 - index;
-        self.piles[p].copy_within(at..=h, at + 1);
-        self.bits[p].copy_within(at..=h, at + 1);
-        self.piles[p][at] = card;
-        self.bits[p][at] = self.bit_of[card.index()];
+        let above = self.card_from_top(p, index - 1);
+        self.below[at(card.index())] = self.below[at(above.index())];
+        self.below[at(above.index())] = card;
         self.heights[p] += 1;
     }
 
@@ -610,7 +687,7 @@ impl Position {
                 cards.iter().map(Card::to_string).collect()
             }
         }
-        let piles: Vec<String> = (0..self.piles()).map(|p| run(self.pile(p))).collect();
+        let piles: Vec<String> = (0..self.piles()).map(|p| run(&self.pile(p))).collect();
         format!(
             "{} {} {} {}",
             piles.join("/"),
@@ -646,31 +723,38 @@ impl Position {
 
     /// Panic unless the invariants of the representation hold (for tests).
     pub fn check_invariants(&self) {
+        let text = self.to_text();
+        assert_eq!(self.below[Card::NONE.index()], Card::NONE, "{text}");
         let mut tops = 0;
         for p in 0..MAX_PILES {
-            assert_eq!(self.piles[p][0], Card::NONE);
             if p >= self.piles() {
                 assert_eq!(self.height(p), 0, "pile {p} beyond the layout");
             }
-            for i in 0..=self.height(p) {
-                let bit = if i == 0 {
-                    0
-                } else {
-                    rules::top_bit(self.piles[p][i], self.rules.ace_high)
-                };
-                assert_eq!(
-                    self.bits[p][i],
-                    bit,
-                    "bit of pile {p} slot {i} in {}",
-                    self.to_text()
+            // The chain from the top reaches the placeholder after `height` cards.
+            let mut card = self.top[p];
+            for i in 0..self.height(p) {
+                assert!(
+                    card.index() < DECK_SIZE,
+                    "pile {p} ends after {i} cards in {text}"
                 );
+                card = self.below[card.index()];
             }
-            tops |= self.bits[p][self.height(p)];
+            assert_eq!(
+                card,
+                Card::NONE,
+                "pile {p} is taller than its height in {text}"
+            );
+            tops |=
+                rules::top_bit(self.top[p], self.rules.ace_high) * u64::from(self.height(p) > 0);
         }
-        assert_eq!(self.tops, tops, "top masks of {}", self.to_text());
+        assert_eq!(self.tops, tops, "top masks of {text}");
         assert_eq!(
             self.empty_piles(),
             (0..self.piles()).filter(|&p| self.height(p) == 0).count()
+        );
+        assert!(
+            self.deal_starts >> self.stock_next == 0,
+            "a deal recorded past the stock's start in {text}"
         );
         let mut all: Vec<Card> = (0..self.piles())
             .flat_map(|p| self.pile(p).to_vec())
@@ -678,8 +762,76 @@ impl Position {
         all.extend_from_slice(self.stock());
         all.extend_from_slice(self.discards());
         all.sort();
-        assert_eq!(all, self.rules.deck(), "cards of {}", self.to_text());
+        assert_eq!(all, self.rules.deck(), "cards of {text}");
         assert!(all.len() <= DECK_SIZE);
+    }
+}
+
+/// The tops and counts of a [`Position`] of `P` piles, copied into locals (so
+/// registers) by the hot loops while the cards in memory (`below`, the stock, the
+/// discards) stay in the position. Invariants: `top[p]` is pile p's top card
+/// (NONE when empty) and `bits[p]` its bit (0 when empty), `tops` the OR of
+/// `bits`; `heights` and `n` are the heights and the number of discards.
+struct Tops<const P: usize> {
+    top: [Card; MAX_PILES],
+    bits: [u64; MAX_PILES],
+    heights: [u8; MAX_PILES],
+    tops: u64,
+    n: usize,
+}
+
+impl<const P: usize> Tops<P> {
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // (an iterator here costs 8% of a play-out)
+    fn load(pos: &Position) -> Tops<P> {
+        let mut bits = [0; MAX_PILES];
+        for p in 0..P {
+            bits[p] = pos.bit_of[pos.top[p].index()];
+        }
+        Tops {
+            top: pos.top,
+            bits,
+            heights: pos.heights,
+            tops: pos.tops,
+            n: usize::from(pos.n_discards),
+        }
+    }
+
+    #[inline(always)]
+    fn store(&self, pos: &mut Position) {
+        pos.top = self.top;
+        pos.heights = self.heights;
+        pos.tops = self.tops;
+        pos.n_discards = self.n as u8;
+        pos.empty = self.heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
+    }
+
+    /// [`Position::discard_forced`]: rounds that each discard from every pile that
+    /// may be discarded (R2.1), without a branch per pile, until none may.
+    #[inline(always)]
+    fn discard_rounds(&mut self, pos: &mut Position) {
+        loop {
+            let mut mask = 0u8;
+            for p in 0..P {
+                mask |= u8::from(self.tops & rules::stronger_bits(self.bits[p]) != 0) << p;
+            }
+            if mask == 0 {
+                return;
+            }
+            self.tops = 0;
+            for p in 0..P {
+                let discarded = mask >> p & 1;
+                let card = self.top[p];
+                pos.discards[at(self.n)] = card; // kept only when discarded
+                self.n += usize::from(discarded);
+                let under = pos.below[at(card.index())];
+                // A select, not a branch: whether a pile goes is a coin toss.
+                self.top[p] = select_unpredictable(discarded == 1, under, card);
+                self.bits[p] = pos.bit_of[self.top[p].index()];
+                self.heights[p] -= discarded;
+                self.tops |= self.bits[p];
+            }
+        }
     }
 }
 
@@ -758,6 +910,45 @@ pub(crate) fn position_with_piles(piles: &str, rules: &str) -> Position {
 mod tests {
     use super::*;
     use crate::Game;
+
+    /// A position is small enough that copying one costs little (montecarlo and
+    /// greedy copy one per candidate): this fails when it grows.
+    #[test]
+    fn position_is_compact() {
+        assert_eq!(std::mem::size_of::<Position>(), 240);
+    }
+
+    /// Tall piles, buried fills and their undo keep the representation whole.
+    #[test]
+    fn tall_piles_and_buried_fills() {
+        let rules = Rules::easy();
+        let deck = rules.deck();
+        let piles = vec![deck[..49].to_vec(), vec![], vec![], deck[49..].to_vec()];
+        let pos = Position::from_parts(rules, &piles, &[], &[]).unwrap();
+        pos.check_invariants();
+        assert_eq!(&*pos.pile(0), &deck[..49]);
+        assert_eq!(pos.card_from_top(0, 48), deck[0]);
+        let mut after = pos.clone();
+        for (index, dst) in [(30, 1), (0, 2)] {
+            let mv = Move::Fill { src: 0, dst, index };
+            after.play(mv).unwrap();
+            after.check_invariants();
+        }
+        assert_eq!(after.pile(1)[0], deck[48 - 30]);
+        assert_eq!(after.height(0), 47);
+        after.unapply(Move::Fill {
+            src: 0,
+            dst: 2,
+            index: 0,
+        });
+        after.unapply(Move::Fill {
+            src: 0,
+            dst: 1,
+            index: 30,
+        });
+        after.check_invariants();
+        assert_eq!(after, pos);
+    }
 
     #[test]
     fn tableau() {

@@ -1006,6 +1006,43 @@ pub fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<String> {
     }
 }
 
+/// Every combination of the options, the layouts included (2 × 3 × 3 × 2 × 2
+/// rule options × 2 pile counts × a few decks), for the tests of every module.
+#[cfg(test)]
+pub(crate) fn all_rules() -> Vec<Rules> {
+    let mut out = Vec::new();
+    for fill in [FillRule::Top, FillRule::Ace, FillRule::Any] {
+        for deal in [DealRule::Free, DealRule::Stuck, DealRule::Any] {
+            for deal_to in [DealTo::All, DealTo::Empty] {
+                for relocate_single in [false, true] {
+                    for ace_high in [false, true] {
+                        for (piles, suits, ranks) in [
+                            (4, 4, 13),
+                            (5, 4, 13),
+                            (4, 2, 5),
+                            (5, 3, 4),
+                            (4, 1, 4),
+                            (5, 4, 3),
+                        ] {
+                            out.push(Rules {
+                                fill,
+                                deal,
+                                relocate_single,
+                                ace_high,
+                                piles,
+                                suits,
+                                ranks,
+                                deal_to,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1608,42 +1645,6 @@ mod tests {
         }
         if plain_can_deal(pos) {
             out.push(Move::Deal);
-        }
-        out
-    }
-
-    /// Every combination of the options, the layouts included (2 × 3 × 3 × 2 × 2
-    /// rule options × 2 pile counts × a few decks).
-    pub(crate) fn all_rules() -> Vec<Rules> {
-        let mut out = Vec::new();
-        for fill in [FillRule::Top, FillRule::Ace, FillRule::Any] {
-            for deal in [DealRule::Free, DealRule::Stuck, DealRule::Any] {
-                for deal_to in [DealTo::All, DealTo::Empty] {
-                    for relocate_single in [false, true] {
-                        for ace_high in [false, true] {
-                            for (piles, suits, ranks) in [
-                                (4, 4, 13),
-                                (5, 4, 13),
-                                (4, 2, 5),
-                                (5, 3, 4),
-                                (4, 1, 4),
-                                (5, 4, 3),
-                            ] {
-                                out.push(Rules {
-                                    fill,
-                                    deal,
-                                    relocate_single,
-                                    ace_high,
-                                    piles,
-                                    suits,
-                                    ranks,
-                                    deal_to,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
         }
         out
     }

@@ -362,8 +362,46 @@ mod tests {
     use crate::strategies::{Builtin, Random};
     use crate::ErrorKind;
 
-    /// The play-out loop gives what playing the documented random strategy on a
-    /// `Game` gives, game by game.
+    /// Games `0..games` of seed 7 under `rules`: the play-out loop gives what
+    /// playing the documented random strategy on a `Game`, move by move through
+    /// the checked `play`, gives (the plain version of the loop), game by game.
+    fn assert_play_outs_are_plain(rules: Rules, games: u64) {
+        let mut table = Table::new(rules);
+        for i in 0..games {
+            let score = table.play_game(&Random, 7, i);
+            let pos = &table.pos;
+            let mut game = Game::from_seed(game_seed(7, i), rules);
+            while let Some(mv) = {
+                let mut rng = *game.rng();
+                let mv = Random.choose(game.position(), &mut rng);
+                *game.rng_mut() = rng;
+                mv
+            } {
+                game.play(mv).unwrap();
+            }
+            assert_eq!(score, game.score(), "game {i} under {rules}");
+            // The same end, but for the order of the discards.
+            let sorted = |p: &Position| {
+                let mut d = p.discards().to_vec();
+                d.sort();
+                (
+                    (0..p.piles())
+                        .map(|i| p.pile(i).to_vec())
+                        .collect::<Vec<_>>(),
+                    p.stock().to_vec(),
+                    d,
+                )
+            };
+            assert_eq!(
+                sorted(pos),
+                sorted(game.position()),
+                "game {i} under {rules}"
+            );
+            pos.check_invariants();
+        }
+    }
+
+    /// The presets and a few layouts, on many games.
     #[test]
     fn play_game_matches_game_play() {
         for rules in [
@@ -384,35 +422,16 @@ mod tests {
                 ..Rules::russian_aces()
             },
         ] {
-            let mut table = Table::new(rules);
-            for i in 0..300 {
-                let score = table.play_game(&Random, 7, i);
-                let pos = &table.pos;
-                let mut game = Game::from_seed(game_seed(7, i), rules);
-                while let Some(mv) = {
-                    let mut rng = *game.rng();
-                    let mv = Random.choose(game.position(), &mut rng);
-                    *game.rng_mut() = rng;
-                    mv
-                } {
-                    game.play(mv).unwrap();
-                }
-                assert_eq!(score, game.score());
-                // The same end, but for the order of the discards.
-                let sorted = |p: &Position| {
-                    let mut d = p.discards().to_vec();
-                    d.sort();
-                    (
-                        (0..p.piles())
-                            .map(|i| p.pile(i).to_vec())
-                            .collect::<Vec<_>>(),
-                        p.stock().to_vec(),
-                        d,
-                    )
-                };
-                assert_eq!(sorted(pos), sorted(game.position()));
-                pos.check_invariants();
-            }
+            assert_play_outs_are_plain(rules, 300);
+        }
+    }
+
+    /// Every rule set of the family (each option's every value, on big and small
+    /// layouts of 4 and 5 piles), on a few games each.
+    #[test]
+    fn play_game_matches_game_play_under_every_rule_set() {
+        for rules in crate::rules::all_rules() {
+            assert_play_outs_are_plain(rules, 12);
         }
     }
 

@@ -148,7 +148,7 @@ impl<const N: usize, const P: usize> State<N, P> {
     fn of(pos: &Position) -> Self {
         let mut s = State::EMPTY;
         for p in 0..P {
-            for &card in pos.pile(p) {
+            for &card in pos.pile(p).iter() {
                 s.push(p, card.index() as u8);
             }
         }

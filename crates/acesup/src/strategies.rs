@@ -16,7 +16,7 @@
 use crate::cancel;
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::moves::{Move, MAX_PILES};
-use crate::position::Position;
+use crate::position::{PlayOut, Position};
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
 use crate::solver::{Limits, Solver};
@@ -86,22 +86,24 @@ fn play_out_piles<D: Decide + ?Sized, const P: usize>(
     pos: &mut Position,
     rng: &mut Rng,
 ) {
-    loop {
-        pos.discard_forced_piles::<P>();
-        if pos.empty_piles() == 0 {
-            if pos.stock_is_empty() {
-                return;
-            }
-            strategy.draws_for_a_forced_deal(rng);
-            pos.deal_piles::<P>();
-            continue;
-        }
-        let moves = LegalMoves::of_piles::<Position, P>(pos);
-        if moves.is_empty() {
-            return;
-        }
-        let mv = strategy.decide(pos, &moves, rng);
-        pos.apply_piles::<P>(mv);
+    pos.play_out_piles::<P>(&mut Asking { strategy, rng });
+}
+
+/// A [`Decide`] and its game's stream, as [`Position::play_out_piles`] asks them.
+struct Asking<'a, D: ?Sized> {
+    strategy: &'a D,
+    rng: &'a mut Rng,
+}
+
+impl<D: Decide + ?Sized> PlayOut for Asking<'_, D> {
+    #[inline]
+    fn forced_deal(&mut self) {
+        self.strategy.draws_for_a_forced_deal(self.rng);
+    }
+
+    #[inline]
+    fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move {
+        self.strategy.decide(pos, moves, self.rng)
     }
 }
 
@@ -235,7 +237,7 @@ impl Decide for Greedy {
 }
 
 /// What tells apart the positions that one lookahead search reaches: the piles,
-/// each card as its index + 1 and each pile closed by a 0. A line deals nothing, so
+/// each card (from the top down) as its index + 1 and each pile closed by a 0. A line deals nothing, so
 /// the stock is the same throughout and the discards are the cards in neither.
 type PilesKey = [u8; DECK_SIZE + MAX_PILES];
 
@@ -243,7 +245,7 @@ fn piles_key(pos: &Position) -> PilesKey {
     let mut key = [0; DECK_SIZE + MAX_PILES];
     let mut i = 0;
     for p in 0..pos.piles() {
-        for card in pos.pile(p) {
+        for card in pos.cards_from_top(p) {
             key[i] = card.index() as u8 + 1;
             i += 1;
         }
