@@ -207,9 +207,8 @@ class Decide:
     """A built-in that plays the forced discards first (STRATEGIES.md, "Common
     ground": the first legal discard in R3 order) and decides only the other
     moves: calling it on a game that is not over returns the move. Subclasses
-    define ``decide``; they are frozen dataclasses, compared by their parameters."""
-
-    __slots__ = ()
+    define ``decide``; they are frozen dataclasses, compared by their parameters
+    (the native engine's structs that implement its ``Decide`` trait)."""
 
     def decide(self, game: Game) -> Move:
         """The move to play in ``game``, which is not over and has no legal discard."""
