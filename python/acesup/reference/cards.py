@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Sequence
 
-from ..arguments import int_arg, is_native
+from ..arguments import int_arg
 from ..errors import CardError, DeckError
 from ..values import Ordered
 
-__all__ = ["Card", "parse_cards", "deck_cards", "card_set_problem", "SUIT_NAMES", "RANKS", "SUITS", "ALL_CARDS"]
+__all__ = ["Card", "parse_cards", "check_deck", "card_set_problem", "SUIT_NAMES", "RANKS", "SUITS", "ALL_CARDS"]
 
 RANKS = "23456789TJQKA"  # rank numbers 2..14, in this order
 SUITS = "cdhs"  # suit numbers 0..3 (R1.1)
@@ -129,27 +129,10 @@ def card_set_problem(cards: list[Card], deck: Sequence[Card], what: str) -> str 
     return f"{what} holds {duplicate} twice and lacks {named}"
 
 
-def deck_cards(deck: str | Iterable[Card | str], layout: Sequence[Card]) -> list[Card]:
-    """A deck (R1.3) given as R6.2 text or as a sequence of ``Card`` or card texts,
-    as a list of the cards of ``layout`` (a rules' deck) in deal order.
-
-    Raises ``CardError`` for a bad card text, ``DeckError`` unless the cards are
-    those of ``layout``, each once, and ``TypeError`` for an unordered collection
-    (a set or a mapping), a non-iterable, or an item that is neither a Card nor a str.
-    """
-    if isinstance(deck, str):
-        cards = parse_cards(deck)
-    elif isinstance(deck, (Set, Mapping)) or not isinstance(deck, Iterable):
-        raise TypeError(f"a deck must be a str or a sequence of cards, got {type(deck).__name__}")
-    else:
-        cards = []
-        for position, item in enumerate(deck):
-            if isinstance(item, str) or is_native(item, "Card"):
-                item = Card(str(item))
-            elif not isinstance(item, Card):
-                raise TypeError(f"deck[{position}] must be a Card or a card text, got {type(item).__name__}")
-            cards.append(item)
-    problem = card_set_problem(cards, layout, "the deck")
+def check_deck(cards: list[Card], deck: Sequence[Card]) -> None:
+    """Returns when ``cards`` are the cards of ``deck`` (a layout's deck) in some
+    order (R1.3); ``DeckError`` naming the problem otherwise (see
+    ``card_set_problem``)."""
+    problem = card_set_problem(cards, deck, "the deck")
     if problem:
         raise DeckError(problem)
-    return cards

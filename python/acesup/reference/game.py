@@ -9,22 +9,43 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Set
 from typing import TypeVar
 
-from ..arguments import rules_arg
+from ..arguments import is_native, rules_arg
 from ..display import game_svg
 from ..errors import IllegalMoveError, PositionError, UndoError
 from . import rules as rulebook
-from .cards import Card, deck_cards
+from .cards import Card, check_deck, parse_cards
 from .deals import deck_from_kpat, deck_from_pysol
-from .moves import Move, as_move
+from .moves import Move, move_arg
 from .position import Position
-from .rng import Rng, deck_from_rng
+from .rng import Rng, deck_from_seed_and_stream
 
 __all__ = ["Game"]
 
 F = TypeVar("F", bound=Callable[..., object])
+
+
+def _deck_arg(deck: str | Iterable[Card | str]) -> list[Card]:
+    """The cards of a deck argument (R1.3), in deal order: R6.2 text, or a sequence
+    of ``Card`` (of either engine) or card texts.
+
+    ``CardError`` for a bad card text; ``TypeError`` for an unordered collection (a
+    set or a mapping), a non-iterable, or an item that is neither a Card nor a str.
+    """
+    if isinstance(deck, str):
+        return parse_cards(deck)
+    if isinstance(deck, (Set, Mapping)) or not isinstance(deck, Iterable):
+        raise TypeError(f"a deck must be a str or a sequence of cards, got {type(deck).__name__}")
+    cards = []
+    for position, item in enumerate(deck):
+        if isinstance(item, str) or is_native(item, "Card"):
+            item = Card(str(item))
+        elif not isinstance(item, Card):
+            raise TypeError(f"deck[{position}] must be a Card or a card text, got {type(item).__name__}")
+        cards.append(item)
+    return cards
 
 
 def _locked(method: F) -> F:
@@ -78,9 +99,9 @@ class Game:
         ``ValueError`` unless seed is an int in [0, 2**64); ``TypeError`` for a
         non-int seed or rules that are not a Rules or None.
         """
-        rng = Rng(seed)
+        deck, rng = deck_from_seed_and_stream(seed, rules)
         rules = rules_arg(rules, rulebook.Rules)
-        return cls._new(Position.dealt(deck_from_rng(rng, rules), rules), rng)
+        return cls._new(Position.dealt(deck, rules), rng)
 
     @classmethod
     def from_kpat(cls, n: int, rules: rulebook.Rules | None = None) -> Game:
@@ -113,7 +134,8 @@ class Game:
         ``TypeError`` for arguments of the wrong type.
         """
         rules = rules_arg(rules, rulebook.Rules)
-        cards = deck_cards(deck, rules.deck())
+        cards = _deck_arg(deck)
+        check_deck(cards, rules.deck())
         return cls._new(Position.dealt(cards, rules), Rng(seed))
 
     @classmethod
@@ -192,7 +214,7 @@ class Game:
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` (a Move or its text) is legal here. ``MoveError`` for
         malformed text, ``TypeError`` for another type."""
-        return as_move(move, "is_legal()") in self._legal_moves()
+        return move_arg(move, "is_legal()") in self._legal_moves()
 
     @_locked
     def play(self, move: Move | str) -> None:
@@ -202,7 +224,7 @@ class Game:
         ``MoveError`` for malformed text, ``TypeError`` for another type; the game
         is then unchanged.
         """
-        move = as_move(move, "play()")
+        move = move_arg(move, "play()")
         if move not in self._legal_moves():
             raise IllegalMoveError(rulebook.illegal_reason(self._pos, move))
         self._history.append((move, self._pos.apply(move)))

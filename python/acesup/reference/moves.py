@@ -13,7 +13,7 @@ from ..arguments import U64, int_arg, is_native
 from ..errors import MoveError
 from ..values import Ordered
 
-__all__ = ["Move", "MAX_PILES", "as_move"]
+__all__ = ["Move", "MAX_PILES", "move_arg"]
 
 MAX_PILES = 5  # the most piles of any layout (R1.4)
 _KINDS = ("discard", "fill", "deal")  # in R3 order
@@ -149,7 +149,7 @@ def _move(key: tuple[int, ...]) -> Move:
     return _MOVES.get(key) or _new_move(key)
 
 
-def as_move(move: Move | str, where: str) -> Move:
+def move_arg(move: Move | str, where: str) -> Move:
     """``move`` itself, or the move its text (or the native engine's Move) names; ``MoveError`` for bad text,
     ``TypeError`` (worded after ``where``) for another type."""
     if isinstance(move, Move):

@@ -33,7 +33,7 @@ def _field_cards(field: str, what: str) -> list[Card]:
         raise PositionError(f"{what}: {err}") from None
 
 
-def stock_length_problem(length: int, rules: Rules) -> str | None:
+def _stock_length_problem(length: int, rules: Rules) -> str | None:
     """Why no deal can leave a stock of ``length`` cards under ``rules`` (R6.5),
     or None when one can: the start leaves D - P cards; under ``deal_to="all"``
     each deal takes P cards, or the rest; under ``deal_to="empty"`` any number."""
@@ -98,7 +98,7 @@ class Position:
         discards = _field_cards(fields[2], "the discards")
         problem = (card_set_problem([card for pile in piles for card in pile] + stock + discards,
                                     rules.deck(), "the position")
-                   or stock_length_problem(len(stock), rules))
+                   or _stock_length_problem(len(stock), rules))
         if problem:
             raise PositionError(problem)
         for card in discards:

@@ -10,7 +10,7 @@ from ..arguments import U64, int_arg, rules_arg
 from .cards import Card
 from .rules import Rules
 
-__all__ = ["Rng", "game_seed", "deck_from_seed", "deck_from_rng", "shuffle"]
+__all__ = ["Rng", "game_seed", "deck_from_seed", "deck_from_seed_and_stream", "shuffle_slice"]
 
 T = TypeVar("T")
 
@@ -97,7 +97,7 @@ def game_seed(seed: int, index: int) -> int:
     return _mix((seed + (index + 1) * _GOLDEN) & _MASK)
 
 
-def shuffle(items: list[T], below: Callable[[int], int]) -> list[T]:
+def shuffle_slice(items: list[T], below: Callable[[int], int]) -> list[T]:
     """Shuffles ``items`` in place and returns it: Fisher-Yates from the last index
     down, ``j = below(i + 1)`` for i from ``len(items) - 1`` to 1 (RNG.md), where
     ``below`` is a bounded draw such as ``Rng.below`` or ``Game.randbelow``."""
@@ -107,10 +107,14 @@ def shuffle(items: list[T], below: Callable[[int], int]) -> list[T]:
     return items
 
 
-def deck_from_rng(rng: Rng, rules: Rules) -> list[Card]:
-    """The layout's deck (``rules.deck()``, in index order) shuffled with
-    ``rng.below``: D - 1 calls, 51 for the standard deck (RNG.md). Advances ``rng``."""
-    return shuffle(list(rules.deck()), rng.below)
+def deck_from_seed_and_stream(seed: int, rules: Rules | None = None) -> tuple[list[Card], Rng]:
+    """The deck of ``Game.from_seed(seed, rules)`` and its strategy stream: the
+    layout's deck (``rules.deck()``, in index order) shuffled with
+    ``Rng(seed).below`` (D - 1 draws, 51 for the standard deck; RNG.md), and that
+    generator just after the shuffle. The errors of ``deck_from_seed``, the seed's
+    first."""
+    rng = Rng(seed)
+    return shuffle_slice(list(rules_arg(rules, Rules).deck()), rng.below), rng
 
 
 def deck_from_seed(seed: int, rules: Rules | None = None) -> list[Card]:
@@ -121,5 +125,4 @@ def deck_from_seed(seed: int, rules: Rules | None = None) -> list[Card]:
     ``ValueError`` unless seed is an int in [0, 2**64); ``TypeError`` for a non-int
     seed or rules that are not a Rules or None.
     """
-    rng = Rng(seed)
-    return deck_from_rng(rng, rules_arg(rules, Rules))
+    return deck_from_seed_and_stream(seed, rules)[0]

@@ -12,7 +12,7 @@ from .game import Game
 from .rng import game_seed
 from .rules import Rules
 from .stats import Stats
-from .strategies import Strategy, resolve
+from .strategies import Strategy, strategy_arg
 
 __all__ = ["simulate", "MAX_SIMULATE_NESTING"]
 
@@ -25,7 +25,7 @@ _nesting = threading.local()
 
 
 @contextmanager
-def nested_simulate() -> Iterator[None]:
+def _nested_simulate() -> Iterator[None]:
     """One more level of ``simulate`` on this thread, for the duration of a run;
     ``RecursionError`` beyond ``MAX_SIMULATE_NESTING``."""
     depth = getattr(_nesting, "depth", 0)
@@ -59,7 +59,7 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
     for an unknown strategy or one that returns no legal move.
     """
     games = int_arg(games, "games")
-    player = resolve(strategy)
+    player = strategy_arg(strategy)
     rules = rules_arg(rules, Rules)
     seed = int_arg(seed, "seed", 0, U64)
     if threads is not None:
@@ -73,7 +73,7 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
         check_scores_fit(games)
     histogram = [0] * (rules.win_score() + 1)
     played = bytearray(games if scores else 0)
-    with nested_simulate():
+    with _nested_simulate():
         for k, index in enumerate(range(start, start + games)):
             game = Game.from_seed(game_seed(seed, index), rules)
             player.play_out(game)

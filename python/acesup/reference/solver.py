@@ -19,7 +19,7 @@ from ..arguments import U64, int_arg, native_game_error, rules_arg
 from ..values import Frozen
 from .deals import deck_from_kpat, deck_from_pysol
 from .game import Game
-from .moves import Move, as_move
+from .moves import Move, move_arg
 from .rng import game_seed
 from .rules import Rules
 from .stats import _wilson
@@ -52,7 +52,7 @@ class Solution(Frozen):
             raise TypeError(f"winnable must be True, False or None, got {winnable!r}")
         if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
             raise TypeError(f"moves must be a sequence of Move, got {type(moves).__name__}")
-        line = tuple(as_move(move, "Solution()") for move in moves)
+        line = tuple(move_arg(move, "Solution()") for move in moves)
         if line and winnable is not True:
             raise ValueError(f"a solution with winnable={winnable!r} has no moves, got {len(line)}")
         nodes = int_arg(nodes, "nodes")

@@ -1,29 +1,32 @@
 """Strategies (STRATEGIES.md): the registry of built-ins, and turning a strategy
-argument (a name or a callable) into a ``Player`` that plays games out.
+argument (a name or a callable) into a ``StrategyArg`` that plays games out.
 
 A strategy is a callable ``strategy(game) -> Move`` that returns a legal move
-of a game that is not over. A built-in is registered under its name with
-``@builtin(name)`` on a factory that takes the parameters of its text
-(``"name:key=value,key=value"``), as strings by name, and returns the strategy
-(``@plain_builtin(name)`` on a strategy that takes none); ``resolve`` and
-``simulate`` need no change when one is added.
+of a game that is not over. Every built-in is a ``Decide``, as in the native
+engine (``crates/acesup/src/strategies.rs``, whose names these are): it plays the
+forced discards first and its ``decide`` picks the other moves. A built-in is
+registered under its name with ``@_builtin(name)`` on a factory that takes the
+parameters of its text (``"name:key=value,key=value"``), as strings by name, and
+returns the strategy (``@_plain_builtin(name)`` on a ``Decide`` class that takes
+none); ``strategy_arg`` and ``simulate`` need no change when one is added.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TypeVar
 
 from ..errors import IllegalMoveError, MoveError, StrategyError
 from .cards import Card
 from .game import Game
 from .moves import Move
-from .rng import shuffle
+from .rng import shuffle_slice
 from .rules import is_top_rank
 from .solver import solve
 
-__all__ = ["Strategy", "Player", "BuiltinStrategy", "builtin", "plain_builtin", "resolve", "strategy",
-           "check_parameters"]
+__all__ = ["Strategy", "Decide", "StrategyArg", "BuiltinStrategy", "strategy_arg", "strategy", "Random", "Noop",
+           "Simple", "Greedy", "Lookahead", "MonteCarlo", "Hindsight"]
 
 Strategy = Callable[[Game], Move]
 Factory = Callable[..., Strategy]
@@ -31,12 +34,12 @@ Factory = Callable[..., Strategy]
 _BUILTINS: dict[str, Factory] = {}
 
 
-def builtin(name: str) -> Callable[[Factory], Factory]:
+def _builtin(name: str) -> Callable[[Factory], Factory]:
     """Registers the decorated factory as the built-in strategy ``name``.
 
     The factory is called with the strategy text's parameters as keyword
     arguments, each value a str, and must raise ``StrategyError`` for an unknown
-    parameter or a bad value (``check_parameters`` helps).
+    parameter or a bad value (``_check_parameters`` helps).
     """
     def register(factory: Factory) -> Factory:
         _BUILTINS[name] = factory
@@ -44,7 +47,7 @@ def builtin(name: str) -> Callable[[Factory], Factory]:
     return register
 
 
-def check_parameters(name: str, params: dict[str, str], allowed: tuple[str, ...] = ()) -> None:
+def _check_parameters(name: str, params: dict[str, str], allowed: tuple[str, ...] = ()) -> None:
     """``StrategyError`` if ``params`` holds a parameter that strategy ``name``
     does not take."""
     for key in params:
@@ -53,20 +56,22 @@ def check_parameters(name: str, params: dict[str, str], allowed: tuple[str, ...]
             raise StrategyError(f"strategy {name!r} has no parameter {key!r}: {takes}")
 
 
-def plain_builtin(name: str) -> Callable[[Strategy], Strategy]:
-    """Registers the decorated strategy as the built-in ``name``, which takes no
-    parameters."""
-    def register(strategy: Strategy) -> Strategy:
+def _plain_builtin(name: str) -> Callable[[type[D]], type[D]]:
+    """Registers the decorated ``Decide`` class as the built-in ``name``, which takes
+    no parameters."""
+    def register(cls: type[D]) -> type[D]:
         def factory(**params: str) -> Strategy:
-            check_parameters(name, params)
-            return strategy
+            _check_parameters(name, params)
+            return cls()
         _BUILTINS[name] = factory
-        return strategy
+        return cls
     return register
 
 
-class Player:
-    """A resolved strategy, with the name its errors give it."""
+class StrategyArg:
+    """A strategy argument resolved (``strategy_arg``; the native bindings'
+    ``StrategyArg``): the strategy, with the name its errors give it, and the
+    checks of each move it returns."""
 
     __slots__ = ("name", "strategy")
 
@@ -92,7 +97,7 @@ class Player:
         now_last = game._history[-1] if game._history else None
         if len(game.history) != played or now_last is not last:
             raise StrategyError(f"strategy {self.name!r} changed the game it was asked about "
-                                f"({describe_change(played, len(game.history))}; it must return "
+                                f"({_describe_change(played, len(game.history))}; it must return "
                                 f"a move, not play it), now at {game.to_str()!r}")
         move = answer
         if isinstance(answer, str):
@@ -116,7 +121,7 @@ class Player:
             self.play_turn(game)
 
 
-def describe_change(before: int, after: int) -> str:
+def _describe_change(before: int, after: int) -> str:
     """What a strategy did to the history of the game it was asked about, which
     had ``before`` moves and has ``after``: the same words in both engines."""
     if after > before:
@@ -126,16 +131,16 @@ def describe_change(before: int, after: int) -> str:
     return "it took back moves and played others in their place"
 
 
-def resolve(strategy: str | Strategy) -> Player:
-    """The player for a strategy argument: the name of a built-in, with or
-    without parameters (``"name"``, ``"name:key=value,key=value"``; white space
+def strategy_arg(strategy: str | Strategy) -> StrategyArg:
+    """A strategy argument (of ``simulate``, say) resolved: the name of a built-in,
+    with or without parameters (``"name"``, ``"name:key=value,key=value"``; white space
     around the parts and the case of the name are ignored), or a callable.
 
     ``StrategyError`` for an unknown name, a malformed parameter list, an
     unknown parameter or a bad value; ``TypeError`` for anything else.
     """
     if callable(strategy):
-        return Player(getattr(strategy, "__qualname__", None) or repr(strategy), strategy)
+        return StrategyArg(getattr(strategy, "__qualname__", None) or repr(strategy), strategy)
     if not isinstance(strategy, str):
         raise TypeError(f"strategy must be the name of a built-in or a callable strategy(game) -> Move, "
                         f"got {type(strategy).__name__}")
@@ -153,7 +158,7 @@ def resolve(strategy: str | Strategy) -> Player:
         if key in params:
             raise StrategyError(f"parameter {key!r} is given twice in {strategy!r}")
         params[key] = value
-    return Player(name, factory(**params))
+    return StrategyArg(name, factory(**params))
 
 
 class BuiltinStrategy:
@@ -168,7 +173,7 @@ class BuiltinStrategy:
         if not isinstance(text, str):
             raise TypeError(f"strategy() takes the text of a built-in strategy, got {type(text).__name__}")
         self.text = text
-        self._player = resolve(text)
+        self._player = strategy_arg(text)
 
     def __call__(self, game: Game) -> Move | None:
         if not isinstance(game, Game):
@@ -192,29 +197,39 @@ class BuiltinStrategy:
 def strategy(text: str) -> BuiltinStrategy:
     """The built-in strategy named by ``text`` (``"greedy"``,
     ``"montecarlo:playouts=8"``), as a callable that picks a game's next move.
-    ``StrategyError`` as ``resolve`` raises it, ``TypeError`` for a non-string."""
+    ``StrategyError`` as ``strategy_arg`` raises it, ``TypeError`` for a non-string."""
     return BuiltinStrategy(text)
 
 
 # --- the built-ins ---------------------------------------------------------------------
 #
-# Every built-in plays the forced discards first (``discards_first``); the
-# functions below say what each does when no discard is legal. The words of
-# STRATEGIES.md are functions here: ``real_fills``, ``play_forced_discards``,
-# ``lookahead_ends`` and ``deal_or_first_real_fill``.
+# Every built-in is a ``Decide``: it plays the forced discards first, and its
+# ``decide`` says what it does when no discard is legal. The words of
+# STRATEGIES.md are functions here, as in the native engine: ``real_fills``,
+# ``lookahead_ends`` and ``deal_or_first_real_fill`` (and ``_play_forced_discards``,
+# the native ``Position::discard_forced``).
 
 
-def discards_first(decide: Strategy) -> Strategy:
-    """The strategy that plays the first legal discard in R3 order when there is
-    one ("Forced discards", STRATEGIES.md) and otherwise what ``decide`` picks."""
-    @functools.wraps(decide)
-    def strategy(game: Game) -> Move:
+class Decide:
+    """A built-in that plays the forced discards first (STRATEGIES.md, "Common
+    ground": the first legal discard in R3 order) and decides only the other
+    moves: calling it on a game that is not over returns the move. Subclasses
+    define ``decide``; they are frozen dataclasses, compared by their parameters
+    (the native engine's structs that implement its ``Decide`` trait)."""
+
+    def decide(self, game: Game) -> Move:
+        """The move to play in ``game``, which is not over and has no legal discard."""
+        raise NotImplementedError
+
+    def __call__(self, game: Game) -> Move:
         first = game.legal_moves()[0]
-        return first if first.kind == "discard" else decide(game)
-    return strategy
+        return first if first.kind == "discard" else self.decide(game)
 
 
-def play_forced_discards(game: Game) -> int:
+D = TypeVar("D", bound=Decide)
+
+
+def _play_forced_discards(game: Game) -> int:
     """Plays the first legal discard in R3 order until none is legal; returns how
     many cards it discarded."""
     count = 0
@@ -243,68 +258,72 @@ def deal_or_first_real_fill(game: Game) -> Move:
     return moves[-1] if moves[-1].kind == "deal" else real_fills(game)[0]
 
 
-@plain_builtin("random")
-@discards_first
-def play_random(game: Game) -> Move:
+@_plain_builtin("random")
+@dataclass(frozen=True)
+class Random(Decide):
     """``"random"`` (RNG.md): a uniform pick among the legal moves, one draw."""
-    moves = game.legal_moves()
-    return moves[game.randbelow(len(moves))]
+
+    def decide(self, game: Game) -> Move:
+        moves = game.legal_moves()
+        return moves[game.randbelow(len(moves))]
 
 
-
-@plain_builtin("noop")
-@discards_first
-def play_noop(game: Game) -> Move:
+@_plain_builtin("noop")
+@dataclass(frozen=True)
+class Noop(Decide):
     """``"noop"``: deals whenever it may, fills only when it must."""
-    return deal_or_first_real_fill(game)
+
+    def decide(self, game: Game) -> Move:
+        return deal_or_first_real_fill(game)
 
 
-
-@plain_builtin("simple")
-@discards_first
-def play_simple(game: Game) -> Move:
+@_plain_builtin("simple")
+@dataclass(frozen=True)
+class Simple(Decide):
     """``"simple"``: fills the leftmost empty pile from the leftmost pile that can
     fill it with its top card, as long as one can; then deals."""
-    fills = [fill for fill in real_fills(game) if fill.index == 0]
-    if fills:
-        return min(fills, key=lambda fill: (fill.dst, fill.src))
-    return deal_or_first_real_fill(game)
+
+    def decide(self, game: Game) -> Move:
+        fills = [fill for fill in real_fills(game) if fill.index == 0]
+        if fills:
+            return min(fills, key=lambda fill: (fill.dst, fill.src))
+        return deal_or_first_real_fill(game)
 
 
-
-@plain_builtin("greedy")
-@discards_first
-def play_greedy(game: Game) -> Move:
+@_plain_builtin("greedy")
+@dataclass(frozen=True)
+class Greedy(Decide):
     """``"greedy"``: the first of its four rules that picks a move decides."""
-    fills = real_fills(game)
-    piles = game.piles
 
-    # 1. Fill for a discard: the fill that lets the most cards go, if any does.
-    best, most = None, 0
-    for fill in fills:
-        trial = game.copy()
-        trial.play(fill)
-        count = play_forced_discards(trial)
-        if count > most:
-            best, most = fill, count
-    if best is not None:
-        return best
+    def decide(self, game: Game) -> Move:
+        fills = real_fills(game)
+        piles = game.piles
 
-    # 2. Park a top-rank card, which blocks every card below it for good.
-    for fill in fills:
-        if is_top_rank(piles[fill.src][-1 - fill.index], game.rules):
-            return fill
+        # 1. Fill for a discard: the fill that lets the most cards go, if any does.
+        best, most = None, 0
+        for fill in fills:
+            trial = game.copy()
+            trial.play(fill)
+            count = _play_forced_discards(trial)
+            if count > most:
+                best, most = fill, count
+        if best is not None:
+            return best
 
-    # 3. Unbury the tallest pile's top card, keeping an empty pile for the deal.
-    empty = [p for p, pile in enumerate(piles) if not pile]
-    if len(empty) >= 2:
-        unbury = [fill for fill in fills if fill.index == 0 and fill.dst == empty[0]]
-        if unbury:
-            return max(unbury, key=lambda fill: (len(piles[fill.src]), -fill.src))
+        # 2. Park a top-rank card, which blocks every card below it for good.
+        for fill in fills:
+            if is_top_rank(piles[fill.src][-1 - fill.index], game.rules):
+                return fill
 
-    # 4. Deal.
-    return deal_or_first_real_fill(game)
+        # 3. Unbury the tallest pile's top card, keeping an empty pile for the deal.
+        empty = [p for p, pile in enumerate(piles) if not pile]
+        if len(empty) >= 2:
+            unbury = [fill for fill in fills if fill.index == 0 and fill.dst == empty[0]]
+            if unbury:
+                return max(unbury, key=lambda fill: (len(piles[fill.src]), -fill.src))
 
+        # 4. Deal.
+        return deal_or_first_real_fill(game)
 
 
 def lookahead_ends(game: Game) -> Iterator[tuple[Move | None, Game]]:
@@ -334,82 +353,62 @@ def lookahead_ends(game: Game) -> Iterator[tuple[Move | None, Game]]:
         for fill in fills:
             after = position.copy()
             after.play(fill)
-            play_forced_discards(after)
+            _play_forced_discards(after)
             yield from visit(after, fill if first is None else first)
 
     yield from visit(game.copy(), None)
 
 
-def line_value(end: Game) -> tuple[int, int]:
+def _line_value(end: Game) -> tuple[int, int]:
     """What ``"lookahead"`` maximizes: the cards discarded at a line's end, then
     the empty piles there."""
     return end.score, sum(1 for pile in end.piles if not pile)
 
 
-@plain_builtin("lookahead")
-@discards_first
-def play_lookahead(game: Game) -> Move:
+@_plain_builtin("lookahead")
+@dataclass(frozen=True)
+class Lookahead(Decide):
     """``"lookahead"``: the first move of the line that discards the most cards
     before the next deal (then leaves the most empty piles; ties: the first
     line). Draws nothing."""
-    best_first, best_value = None, (-1, -1)
-    for first, end in lookahead_ends(game):
-        value = line_value(end)
-        if value > best_value:
-            best_first, best_value = first, value
-    return best_first if best_first is not None else deal_or_first_real_fill(game)
 
+    def decide(self, game: Game) -> Move:
+        best_first, best_value = None, (-1, -1)
+        for first, end in lookahead_ends(game):
+            value = _line_value(end)
+            if value > best_value:
+                best_first, best_value = first, value
+        return best_first if best_first is not None else deal_or_first_real_fill(game)
 
 
 # The policies a montecarlo play-out may use: the deterministic built-ins, so
 # that a play-out draws nothing from the stream but its shuffle.
-POLICIES = {"noop": play_noop, "simple": play_simple, "greedy": play_greedy, "lookahead": play_lookahead}
+POLICIES = {"noop": Noop(), "simple": Simple(), "greedy": Greedy(), "lookahead": Lookahead()}
 MAX_PLAYOUTS = 2**32 - 1
 
 
-def montecarlo(playouts: int, policy: str) -> Strategy:
-    """``"montecarlo"``: at each decision, plays every candidate line of lookahead
-    on ``playouts`` guesses of the stock order, the same guesses for every
-    candidate, with the built-in ``policy``, and takes the first move of the
-    line with the highest total score. It never reads the order of the real
-    stock: the guesses shuffle its cards sorted by index."""
-    player = Player(policy, POLICIES[policy])
-
-    def value(trial: Game) -> int:
-        player.play_out(trial)
-        return trial.score
-
-    return choose_by_samples(playouts, lambda game: value)
-
-
-def choose_by_samples(samples: int, valuer: Callable[[Game], Callable[[Game], int]]) -> Strategy:
+def _choose_by_samples(game: Game, samples: int, value: Callable[[Game], int]) -> Move:
     """The decision of montecarlo and hindsight (STRATEGIES.md): the candidates
     are the ends of lookahead's lines; with one, its first move. Else ``samples``
     times a guess of the stock order is drawn (its cards sorted, then shuffled
     from the game's stream), and every candidate is valued on the same guess by
-    ``valuer(game)``, given its end position with the guess as its stock, after
-    the deal that ends the line (when one is legal). The first move of the first
-    candidate with the highest total (the last resort for the empty line) is
-    played."""
-    @discards_first
-    def play(game: Game) -> Move:
-        candidates = list(lookahead_ends(game))
-        first = candidates[0][0]
-        if len(candidates) > 1:
-            value = valuer(game)
-            cards = sorted(game.stock)
-            totals = [0] * len(candidates)
-            for _ in range(samples):
-                guess = shuffle(list(cards), game.randbelow)
-                for k, (_, end) in enumerate(candidates):
-                    totals[k] += value(candidate_on(end, guess))
-            first = candidates[totals.index(max(totals))][0]
-        return first if first is not None else deal_or_first_real_fill(game)
-
-    return play
+    ``value``, given its end position with the guess as its stock, after the deal
+    that ends the line (when one is legal). The first move of the first candidate
+    with the highest total (the last resort for the empty line) is played."""
+    candidates = list(lookahead_ends(game))
+    first = candidates[0][0]
+    if len(candidates) > 1:
+        cards = sorted(game.stock)
+        totals = [0] * len(candidates)
+        for _ in range(samples):
+            guess = shuffle_slice(list(cards), game.randbelow)
+            for k, (_, end) in enumerate(candidates):
+                totals[k] += value(_candidate_on(end, guess))
+        first = candidates[totals.index(max(totals))][0]
+    return first if first is not None else deal_or_first_real_fill(game)
 
 
-def candidate_on(end: Game, stock: list[Card]) -> Game:
+def _candidate_on(end: Game, stock: list[Card]) -> Game:
     """A candidate of montecarlo and hindsight, the end position ``end`` of a
     line, with ``stock`` in place of its stock, after the deal that ends the line
     (when one is legal)."""
@@ -420,17 +419,38 @@ def candidate_on(end: Game, stock: list[Card]) -> Game:
     return game
 
 
-@builtin("montecarlo")
+@dataclass(frozen=True)
+class MonteCarlo(Decide):
+    """``"montecarlo"``: at each decision, plays every candidate line of lookahead
+    on ``playouts`` guesses of the stock order, the same guesses for every
+    candidate, with the built-in ``policy`` (a name in ``POLICIES``), and takes
+    the first move of the line with the highest total score. It never reads the
+    order of the real stock: the guesses shuffle its cards sorted by index."""
+
+    playouts: int
+    policy: str
+
+    def decide(self, game: Game) -> Move:
+        player = StrategyArg(self.policy, POLICIES[self.policy])
+
+        def value(trial: Game) -> int:
+            player.play_out(trial)
+            return trial.score
+
+        return _choose_by_samples(game, self.playouts, value)
+
+
+@_builtin("montecarlo")
 def _montecarlo(playouts: str = "64", policy: str = "noop", **params: str) -> Strategy:
-    check_parameters("montecarlo", params, ("playouts", "policy"))
-    count = count_parameter("montecarlo", "playouts", playouts, MAX_PLAYOUTS)
+    _check_parameters("montecarlo", params, ("playouts", "policy"))
+    count = _count_parameter("montecarlo", "playouts", playouts, MAX_PLAYOUTS)
     if policy.lower() not in POLICIES:
         raise StrategyError(f"bad value {policy!r} for parameter 'policy' of strategy 'montecarlo': "
                             f"expected one of {', '.join(map(repr, POLICIES))}")
-    return montecarlo(count, policy.lower())
+    return MonteCarlo(count, policy.lower())
 
 
-def count_parameter(name: str, key: str, text: str, largest: int) -> int:
+def _count_parameter(name: str, key: str, text: str, largest: int) -> int:
     """Parameter ``key`` of strategy ``name`` as a count from 1 to ``largest``: ASCII
     digits only (leading zeros too), as the native engine reads it; else
     ``StrategyError``."""
@@ -447,7 +467,8 @@ HINDSIGHT_WIN = 1 << 38
 MAX_NODES = 2**64 - 1
 
 
-def hindsight(samples: int, nodes: int, stock: int) -> Strategy:
+@dataclass(frozen=True)
+class Hindsight(Decide):
     """``"hindsight"``: montecarlo's candidates and guesses, each candidate valued
     on each guess by the clairvoyant solver once the stock holds at most ``stock``
     cards: the candidate winnable on the most guesses is played, ties going to the
@@ -455,23 +476,26 @@ def hindsight(samples: int, nodes: int, stock: int) -> Strategy:
     by while the stock is longer), then to the earlier candidate. A guess that the
     solver leaves unresolved within ``nodes`` positions counts as not won. It
     never reads the real stock's order."""
-    noop = Player("noop", play_noop)
 
-    def valuer(game: Game) -> Callable[[Game], int]:
-        solves = len(game.stock) <= stock
+    samples: int
+    nodes: int
+    stock: int
+
+    def decide(self, game: Game) -> Move:
+        noop = StrategyArg("noop", Noop())
+        solves = len(game.stock) <= self.stock
 
         def value(trial: Game) -> int:
-            won = solves and solve(trial, node_limit=nodes).winnable is True
+            won = solves and solve(trial, node_limit=self.nodes).winnable is True
             noop.play_out(trial)
             return HINDSIGHT_WIN * won + trial.score
-        return value
 
-    return choose_by_samples(samples, valuer)
+        return _choose_by_samples(game, self.samples, value)
 
 
-@builtin("hindsight")
+@_builtin("hindsight")
 def _hindsight(samples: str = "64", nodes: str = "20000", stock: str = "24", **params: str) -> Strategy:
-    check_parameters("hindsight", params, ("samples", "nodes", "stock"))
-    return hindsight(count_parameter("hindsight", "samples", samples, MAX_PLAYOUTS),
-                     count_parameter("hindsight", "nodes", nodes, MAX_NODES),
-                     count_parameter("hindsight", "stock", stock, MAX_NODES))
+    _check_parameters("hindsight", params, ("samples", "nodes", "stock"))
+    return Hindsight(_count_parameter("hindsight", "samples", samples, MAX_PLAYOUTS),
+                     _count_parameter("hindsight", "nodes", nodes, MAX_NODES),
+                     _count_parameter("hindsight", "stock", stock, MAX_NODES))
