@@ -195,16 +195,16 @@ def test_the_cli_stops_an_endless_simulate_on_ctrl_c():
 def test_a_long_native_decision_started_again_draws_as_an_uncut_one():
     """A native decision longer than its quick try on the calling thread starts
     again on a thread of its own, with the draws of the cut try given back: one
-    decision of 5000 play-outs leaves the stream where ten quick ones of 500 do
+    decision of 50000 play-outs leaves the stream where ten of 5000 do
     (each play-out draws one shuffle of the stock)."""
     import time
 
     long, short = acesup.Game.from_str(MANY_LINES), acesup.Game.from_str(MANY_LINES)
     began = time.perf_counter()
-    acesup.strategy("montecarlo:playouts=5000")(long)
+    acesup.strategy("montecarlo:playouts=50000")(long)
     assert time.perf_counter() - began > 0.03, "the decision is too quick to be started again"
     for _ in range(10):
-        acesup.strategy("montecarlo:playouts=500")(short)
+        acesup.strategy("montecarlo:playouts=5000")(short)
     assert long.randbelow(2**60) == short.randbelow(2**60)
 
 
