@@ -47,5 +47,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::PySolvability>()?;
     m.add_function(wrap_pyfunction!(solver::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solvability, m)?)?;
+    m.add_function(wrap_pyfunction!(solver::plain_solvability, m)?)?;
     Ok(())
 }
