@@ -2051,17 +2051,24 @@ mod tests {
 mod bench {
     use super::*;
 
+    /// The rules texts (`ACESUP_BENCH_RULES`, separated by `;`) and the number of
+    /// deals (`ACESUP_BENCH_GAMES`) of a bench, or these defaults.
+    fn bench_settings(rules: &str, games: u64) -> (String, u64) {
+        let texts = std::env::var("ACESUP_BENCH_RULES").unwrap_or_else(|_| rules.into());
+        let games = std::env::var("ACESUP_BENCH_GAMES")
+            .ok()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(games);
+        (texts, games)
+    }
+
     /// `cargo test --release -p acesup solver::bench -- --ignored --nocapture`:
     /// deals solved per second, on one core, for rule sets given by
     /// `ACESUP_BENCH_RULES` (rules texts separated by `;`, default `easy`).
     #[test]
     #[ignore]
     fn deals_per_second() {
-        let texts = std::env::var("ACESUP_BENCH_RULES").unwrap_or_else(|_| "easy".into());
-        let games: u64 = std::env::var("ACESUP_BENCH_GAMES")
-            .ok()
-            .and_then(|g| g.parse().ok())
-            .unwrap_or(200);
+        let (texts, games) = bench_settings("easy", 200);
         for text in texts.split(';') {
             let rules = Rules::parse(text).unwrap();
             let start = Instant::now();
@@ -2083,12 +2090,7 @@ mod bench {
     #[test]
     #[ignore]
     fn against_the_plain_search() {
-        let texts = std::env::var("ACESUP_BENCH_RULES")
-            .unwrap_or_else(|_| "standard;deal=stuck;relocate_single=true".into());
-        let games: u64 = std::env::var("ACESUP_BENCH_GAMES")
-            .ok()
-            .and_then(|g| g.parse().ok())
-            .unwrap_or(1000);
+        let (texts, games) = bench_settings("standard;deal=stuck;relocate_single=true", 1000);
         for text in texts.split(';') {
             let rules = Rules::parse(text).unwrap();
             let deals: Vec<Position> = (0..games).map(|i| seeded_position(0, i, rules)).collect();
