@@ -13,6 +13,10 @@ and only ratios taken side by side mean something:
 - all threads divided by one thread;
 - the clairvoyant solver's deals per second (``solvability``), on one thread
   and on every core;
+- the solver's deals per second on one thread under the standard rules,
+  ``deal="stuck"`` and ``relocate_single=True`` (the rule sets of issue 13),
+  divided by those of the plain search on the same deals (every legal move, a set
+  of the positions seen, no other pruning: docs/SOLVER.md), with equal verdicts;
 - the resident memory of the process before and after a long native run,
   which must stay flat (the play-out loop allocates nothing per game);
 - the batch section (docs/BATCH.md): games/s of a NumPy random-legal policy over
@@ -41,7 +45,7 @@ import acesup.reference
 
 from .arguments import games_count, int_at_least
 
-__all__ = ["add_arguments", "main", "measure", "measure_batch", "run"]
+__all__ = ["add_arguments", "main", "measure", "measure_batch", "measure_solver", "run"]
 
 EXAMPLES = """examples:
   acesup bench                                  the full benchmark (a few minutes)
@@ -143,6 +147,29 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
     return figures
 
 
+#: The rule sets on which the solver is timed against the plain search.
+SOLVER_RULES = ("standard", "deal=stuck", "relocate_single=true")
+
+
+def measure_solver(games: int = 200) -> dict[str, float]:
+    """The solver's deals per second on one thread and its ratio to the plain
+    search, timed on the same ``games`` deals (seed 4) under each of
+    ``SOLVER_RULES``; a verdict that differs raises AssertionError."""
+    from ._core import _plain_solvability
+
+    figures = {}
+    for text in SOLVER_RULES:
+        rules = acesup.Rules.parse(text)
+        verdicts: list[acesup.Solvability] = []
+        # Each lambda runs at once, inside its iteration.
+        fast = _rate(lambda: verdicts.append(acesup.solvability(games, rules, seed=4, threads=1)), games)
+        slow = _rate(lambda: verdicts.append(_plain_solvability(games, rules, 4)), games)
+        assert verdicts[0] == verdicts[1], (text, verdicts)
+        figures[f"solver deals/s, 1 thread, {text}"] = fast
+        figures[f"solver / plain search, {text}"] = fast / slow
+    return figures
+
+
 def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     """A uniformly random legal action of each row of ``mask`` (BATCH.md's example)."""
     return np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
@@ -207,6 +234,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="reference games (default 5000)")
     parser.add_argument("--solver-games", type=games_count(0), default=10_000,
                         help="deals the solver is timed on, 0 to skip (default 10000)")
+    parser.add_argument("--plain-games", type=games_count(0), default=200,
+                        help="deals of the solver against the plain search, 0 to skip (default 200)")
     parser.add_argument("--node-limit", type=int_at_least(1), default=1_000_000,
                         help="positions the solver may search per deal (default 1e6)")
     parser.add_argument("--montecarlo-games", type=games_count(0), default=500,
@@ -230,6 +259,8 @@ def run(args: argparse.Namespace) -> int:
     figures = {} if args.batch_only else measure(
         args.games, args.reference_games, args.memory_games, args.strategy,
         solver_games=args.solver_games, node_limit=args.node_limit, montecarlo_games=args.montecarlo_games)
+    if not args.batch_only and args.plain_games:
+        figures |= measure_solver(args.plain_games)
     figures |= measure_batch(args.batch_slots, args.batch_steps, args.callable_games, args.batch_memory_games)
     width = max(map(len, figures))
     for name, value in figures.items():

@@ -56,5 +56,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "POSITION_BYTES",
         std::mem::size_of::<acesup::position::Position>(),
     )?;
+    m.add_function(wrap_pyfunction!(solver::plain_solvability, m)?)?;
     Ok(())
 }

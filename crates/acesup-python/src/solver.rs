@@ -481,4 +481,20 @@ pub fn solve_deals(
         pool: Pool::new(threads).or_py()?,
         ready: std::collections::VecDeque::new(),
     })))
+/// The verdicts of the plain search (every legal move, a set of the positions
+/// seen, no other pruning) on games `0 .. games-1` of master seed `seed`, on one
+/// thread with the GIL released: `acesup bench` times it against `solvability`.
+/// Private: a benchmark's yardstick, not part of the API, and not interruptible.
+#[pyfunction]
+#[pyo3(name = "_plain_solvability", signature = (games, rules, seed))]
+pub fn plain_solvability(
+    py: Python<'_>,
+    games: u64,
+    rules: &Bound<'_, PyAny>,
+    seed: u64,
+) -> PyResult<PySolvability> {
+    let rules = rules_arg(Some(rules))?;
+    Ok(PySolvability(
+        py.detach(|| solver::plain_solvability(rules, seed, 0, games)),
+    ))
 }

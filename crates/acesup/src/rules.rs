@@ -780,8 +780,9 @@ impl LegalMoves {
 
     /// [`LegalMoves::of_piles`] given `discards`, the [`discard_mask`] of `t`, for a
     /// caller that has it already (the solver computes it to play the forced
-    /// discards first).
-    #[inline]
+    /// discards first). Always inlined: at the solver's every node, a call costs
+    /// more than the body, most of which the caller's constants fold away.
+    #[inline(always)]
     pub fn with_discards<T: Tableau + ?Sized, const P: usize>(t: &T, discards: u8) -> LegalMoves {
         debug_assert_eq!(discards, discard_mask_of::<T, P>(t));
         let empty = t.empty_mask();

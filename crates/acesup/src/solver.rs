@@ -15,6 +15,7 @@ use crate::rng::{deck_from_seed, game_seed};
 use crate::rules::{self, DealRule, DealTo, FillRule, LegalMoves, Rules, Tableau};
 use crate::stats::Stats;
 use crate::{Error, ErrorKind, Result};
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -198,7 +199,9 @@ impl<const N: usize, const P: usize> State<N, P> {
     }
 
     /// Take the top card of every pile in `mask`, at once, without a branch per
-    /// pile (and forget any pin on them, S3).
+    /// pile (and forget any pin on them, S3): which piles a round of discards takes
+    /// is a coin toss to the branch predictor, which costs more than the
+    /// instructions spent on the piles left alone.
     #[inline(always)]
     fn discard_tops(&mut self, mask: u8) {
         for p in 0..P {
@@ -230,11 +233,7 @@ impl<const N: usize, const P: usize> State<N, P> {
         bytes[..P].copy_from_slice(&self.heights);
         let h = u64::from_le_bytes(bytes);
         let zero = !(h + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
-        let gathered = if P == 4 {
-            zero >> 7 | zero >> 14 | zero >> 21 | zero >> 28
-        } else {
-            (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
-        };
+        let gathered = (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
         gathered as u8 & ((1 << P) - 1) as u8
     }
 }
@@ -610,10 +609,10 @@ impl Solver {
         let small = (0..piles).all(|p| pos.height(p).max(1) + deals_left <= SMALL);
         let (b, l) = (&mut self.buffers, limits);
         let winnable = match (small, piles) {
-            (true, 4) => Search::start(&deal, b, &mut self.small4, l, pos),
-            (true, _) => Search::start(&deal, b, &mut self.small5, l, pos),
-            (false, 4) => Search::start(&deal, b, &mut self.large4, l, pos),
-            (false, _) => Search::start(&deal, b, &mut self.large5, l, pos),
+            (true, 4) => search(&deal, b, &mut self.small4, l, pos),
+            (true, _) => search(&deal, b, &mut self.small5, l, pos),
+            (false, 4) => search(&deal, b, &mut self.large4, l, pos),
+            (false, _) => search(&deal, b, &mut self.large5, l, pos),
         };
         let moves = match winnable {
             Some(true) => finish(pos, &self.buffers.line),
@@ -624,6 +623,22 @@ impl Solver {
             moves,
             nodes: self.buffers.nodes,
         }
+    }
+}
+
+/// The verdict on `pos` by a search compiled for whether a deal may come before a
+/// discard (`deal="any"`), so that the other rules pay nothing for S10.
+fn search<const N: usize, const P: usize>(
+    deal: &Deal,
+    buffers: &mut Buffers,
+    frames: &mut Vec<Frame<N, P>>,
+    limits: &Limits,
+    pos: &Position,
+) -> Option<bool> {
+    if deal.rules.deal == DealRule::Any {
+        Search::<N, P, true>::start(deal, buffers, frames, limits, pos)
+    } else {
+        Search::<N, P, false>::start(deal, buffers, frames, limits, pos)
     }
 }
 
@@ -652,8 +667,9 @@ fn finish(pos: &Position, line: &[Move]) -> Vec<Move> {
     moves
 }
 
-/// One solve in progress.
-struct Search<'a, const N: usize, const P: usize> {
+/// One solve in progress. `OPEN` is whether the rules are `deal="any"`, under
+/// which a deal may come before a legal discard (S10).
+struct Search<'a, const N: usize, const P: usize, const OPEN: bool> {
     deal: &'a Deal,
     buffers: &'a mut Buffers,
     frames: &'a mut Vec<Frame<N, P>>,
@@ -664,7 +680,7 @@ struct Search<'a, const N: usize, const P: usize> {
     record: bool,
 }
 
-impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
+impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN> {
     /// The verdict on `pos`, with the winning line in `buffers.line`.
     fn start(
         deal: &'a Deal,
@@ -679,7 +695,7 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
         buffers.nodes = 0;
         frames.clear();
         let root = State::of(pos);
-        let mut search = Search {
+        let mut search = Search::<N, P, OPEN> {
             deal,
             buffers,
             frames,
@@ -743,7 +759,8 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
 
     #[inline(always)]
     fn play(&mut self, s: &mut State<N, P>, mv: Move) {
-        if s.pins != 0 {
+        // Only S10's holds move or meet a deal: S3's pins do neither.
+        if OPEN && s.pins != 0 {
             match mv {
                 // A held card (S10) is held until the next deal, and its hold moves
                 // with it. (S3's pinned cards never move, nor meet a deal.)
@@ -838,7 +855,7 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
     /// lasts): no discard is then forced, nor pinned (S1, S3, S5 assume otherwise).
     #[inline]
     fn deal_is_open(&self, s: &State<N, P>) -> bool {
-        self.deal.rules.deal == DealRule::Any && self.deal.stock_left(s) > 0
+        OPEN && self.deal.stock_left(s) > 0
     }
 
     /// The forced moves: every discard that cannot lose a win (S1, S2, S5), the
@@ -1274,6 +1291,50 @@ fn arrangements(light: u8, lone: &[u8]) -> Vec<[u8; MAX_PILES]> {
     out
 }
 
+/// The plain search, the reference solver's twin: depth first over every legal
+/// move of `Position`, never entering a position twice (a hash set of keys), with
+/// no other pruning; None past `limit` positions. The tests check the solver
+/// against it, and the benchmarks measure the solver's gain over it.
+pub fn plain_search(root: &Position, limit: Option<usize>) -> Option<bool> {
+    let key = |p: &Position| -> Vec<u8> {
+        let mut k = vec![p.stock().len() as u8];
+        for q in 0..p.piles() {
+            k.push(p.height(q) as u8);
+            k.extend(p.pile(q).iter().map(|c| c.index() as u8));
+        }
+        k
+    };
+    let mut pos = root.clone();
+    let mut seen = HashSet::from([key(&pos)]);
+    let mut stack: Vec<(Vec<Move>, usize)> = vec![(pos.legal_moves(), 0)];
+    let mut line: Vec<Move> = Vec::new();
+    while !pos.is_won() {
+        let Some((moves, next)) = stack.last_mut() else {
+            return Some(false);
+        };
+        if *next == moves.len() {
+            stack.pop();
+            if let Some(mv) = line.pop() {
+                pos.unapply(mv);
+            }
+            continue;
+        }
+        let mv = moves[*next];
+        *next += 1;
+        pos.apply(mv);
+        if !seen.insert(key(&pos)) {
+            pos.unapply(mv);
+            continue;
+        }
+        if limit.is_some_and(|n| seen.len() > n) {
+            return None;
+        }
+        line.push(mv);
+        stack.push((pos.legal_moves(), 0));
+    }
+    Some(true)
+}
+
 // ---------------------------------------------------------------------------
 // Solvability
 
@@ -1391,6 +1452,18 @@ fn seeded_position(seed: u64, index: u64, rules: Rules) -> Position {
     Position::from_deck(&deck_from_seed(game_seed(seed, index), &rules), rules)
 }
 
+/// The verdicts of [`plain_search`], with no limit, on games `start .. start +
+/// games` of master seed `seed`, on the calling thread: what the benchmarks
+/// compare the solver with.
+pub fn plain_solvability(rules: Rules, seed: u64, start: u64, games: u64) -> Solvability {
+    let mut tally = Solvability::default();
+    for i in 0..games {
+        let pos = seeded_position(seed, start.wrapping_add(i), rules);
+        tally.record(plain_search(&pos, None));
+    }
+    tally
+}
+
 /// How many games each thread solves between two looks at the cancel flag.
 const CHUNK_PER_THREAD: u64 = 16;
 
@@ -1461,7 +1534,6 @@ pub fn verdicts(
 mod tests {
     use super::*;
     use crate::rng::{shuffle_slice, Rng};
-    use std::collections::HashSet;
 
     /// The piles of the standard layout, of every test that is not of the family.
     const PILES: usize = 4;
@@ -1589,56 +1661,14 @@ mod tests {
         out
     }
 
-    /// The plain search, the reference solver's twin: depth first over every legal
-    /// move, never entering a position twice. None past `limit` positions.
-    fn plain(root: &Position, limit: usize) -> Option<bool> {
-        let key = |p: &Position| -> Vec<u8> {
-            let mut k = vec![p.stock().len() as u8];
-            for q in 0..p.piles() {
-                k.push(p.height(q) as u8);
-                k.extend(p.pile(q).iter().map(|c| c.index() as u8));
-            }
-            k
-        };
-        let mut pos = root.clone();
-        let mut seen = HashSet::from([key(&pos)]);
-        let mut stack: Vec<(Vec<Move>, usize)> = vec![(pos.legal_moves(), 0)];
-        let mut line: Vec<Move> = Vec::new();
-        while !pos.is_won() {
-            let Some((moves, next)) = stack.last_mut() else {
-                return Some(false);
-            };
-            if *next == moves.len() {
-                stack.pop();
-                if let Some(mv) = line.pop() {
-                    pos.unapply(mv);
-                }
-                continue;
-            }
-            let mv = moves[*next];
-            *next += 1;
-            pos.apply(mv);
-            if !seen.insert(key(&pos)) {
-                pos.unapply(mv);
-                continue;
-            }
-            if seen.len() > limit {
-                return None;
-            }
-            line.push(mv);
-            stack.push((pos.legal_moves(), 0));
-        }
-        Some(true)
-    }
-
     /// `f` given a search of `pos` (not started).
     fn with_search<const P: usize, R>(
         pos: &Position,
-        f: impl FnOnce(&mut Search<CARDS, P>) -> R,
+        f: impl FnOnce(&mut Search<CARDS, P, false>) -> R,
     ) -> R {
         let (deal, limits) = (Deal::of(pos), Limits::default());
         let (mut solver, mut frames) = (Solver::new(), Vec::new());
-        let mut search = Search {
+        let mut search = Search::<CARDS, P, false> {
             deal: &deal,
             buffers: &mut solver.buffers,
             frames: &mut frames,
@@ -1718,7 +1748,7 @@ mod tests {
     fn agrees_with_the_plain_search() {
         let mut checked = 0;
         for pos in late_positions(1200, 5) {
-            let Some(expected) = plain(&pos, 300_000) else {
+            let Some(expected) = plain_search(&pos, Some(300_000)) else {
                 continue;
             };
             let s = solve(&pos, &Limits::default());
@@ -1746,7 +1776,7 @@ mod tests {
         let (mut won, mut lost) = (0, 0);
         let mut seen = HashSet::new();
         for pos in all {
-            let Some(expected) = plain(&pos, 200_000) else {
+            let Some(expected) = plain_search(&pos, Some(200_000)) else {
                 continue;
             };
             let s = solve(&pos, &Limits::default());
@@ -1770,7 +1800,7 @@ mod tests {
     fn agrees_with_the_plain_search_on_tall_piles() {
         let mut checked = 0;
         for pos in tall_positions(600, 9) {
-            let Some(expected) = plain(&pos, 100_000) else {
+            let Some(expected) = plain_search(&pos, Some(100_000)) else {
                 continue;
             };
             let s = solve(&pos, &Limits::default());
@@ -1830,7 +1860,12 @@ mod tests {
         for pos in all {
             if with_piles!(pos, P => with_search::<P, _>(&pos, |search| search.stock_is_doomed())) {
                 doomed += 1;
-                assert_eq!(plain(&pos, 1_000_000), Some(false), "{}", pos.to_text());
+                assert_eq!(
+                    plain_search(&pos, Some(1_000_000)),
+                    Some(false),
+                    "{}",
+                    pos.to_text()
+                );
             }
         }
         assert!(doomed > 200, "{doomed}");
@@ -2028,17 +2063,24 @@ mod tests {
 mod bench {
     use super::*;
 
+    /// The rules texts (`ACESUP_BENCH_RULES`, separated by `;`) and the number of
+    /// deals (`ACESUP_BENCH_GAMES`) of a bench, or these defaults.
+    fn bench_settings(rules: &str, games: u64) -> (String, u64) {
+        let texts = std::env::var("ACESUP_BENCH_RULES").unwrap_or_else(|_| rules.into());
+        let games = std::env::var("ACESUP_BENCH_GAMES")
+            .ok()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(games);
+        (texts, games)
+    }
+
     /// `cargo test --release -p acesup solver::bench -- --ignored --nocapture`:
     /// deals solved per second, on one core, for rule sets given by
     /// `ACESUP_BENCH_RULES` (rules texts separated by `;`, default `easy`).
     #[test]
     #[ignore]
     fn deals_per_second() {
-        let texts = std::env::var("ACESUP_BENCH_RULES").unwrap_or_else(|_| "easy".into());
-        let games: u64 = std::env::var("ACESUP_BENCH_GAMES")
-            .ok()
-            .and_then(|g| g.parse().ok())
-            .unwrap_or(200);
+        let (texts, games) = bench_settings("easy", 200);
         for text in texts.split(';') {
             let rules = Rules::parse(text).unwrap();
             let start = Instant::now();
@@ -2048,6 +2090,39 @@ mod bench {
                 "{text:24} {:10.0} deals/s  {}",
                 games as f64 / secs,
                 s.repr()
+            );
+        }
+    }
+
+    /// `cargo test --release -p acesup solver::bench::against_the_plain_search --
+    /// --ignored --nocapture`: the solver's deals per second over the plain search's
+    /// (every legal move, a hash set of the positions seen, no other pruning), on one
+    /// core, on the same deals with the same verdicts, for the rule sets of
+    /// `ACESUP_BENCH_RULES` (default: the three of issue 13).
+    #[test]
+    #[ignore]
+    fn against_the_plain_search() {
+        let (texts, games) = bench_settings("standard;deal=stuck;relocate_single=true", 1000);
+        for text in texts.split(';') {
+            let rules = Rules::parse(text).unwrap();
+            let deals: Vec<Position> = (0..games).map(|i| seeded_position(0, i, rules)).collect();
+            let mut solver = Solver::new();
+            let start = Instant::now();
+            let fast: Vec<Option<bool>> = deals
+                .iter()
+                .map(|pos| solver.solve(pos, &Limits::default()).winnable)
+                .collect();
+            let fast_secs = start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            let plain: Vec<Option<bool>> =
+                deals.iter().map(|pos| plain_search(pos, None)).collect();
+            let plain_secs = start.elapsed().as_secs_f64();
+            assert_eq!(fast, plain, "{text}");
+            println!(
+                "{text:24} solver {:9.0} deals/s, plain {:8.0} deals/s, ratio {:5.1}",
+                games as f64 / fast_secs,
+                games as f64 / plain_secs,
+                plain_secs / fast_secs
             );
         }
     }
