@@ -481,6 +481,8 @@ pub fn solve_deals(
         pool: Pool::new(threads).or_py()?,
         ready: std::collections::VecDeque::new(),
     })))
+}
+
 /// The verdicts of the plain search (every legal move, a set of the positions
 /// seen, no other pruning) on games `0 .. games-1` of master seed `seed`, on one
 /// thread with the GIL released: `acesup bench` times it against `solvability`.
