@@ -24,6 +24,7 @@ mod solver;
 mod stats;
 mod strategies;
 mod surrogates;
+mod verdicts;
 
 use pyo3::prelude::*;
 
@@ -48,7 +49,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::PySolvability>()?;
     m.add_function(wrap_pyfunction!(solver::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solvability, m)?)?;
-    m.add_class::<solver::PyDealVerdicts>()?;
+    m.add_class::<verdicts::PyDealVerdicts>()?;
     m.add_function(wrap_pyfunction!(solver::solve_deals, m)?)?;
     // The bytes of a native position, which montecarlo and greedy copy per
     // candidate: a figure of `acesup bench`.

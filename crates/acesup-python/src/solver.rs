@@ -5,14 +5,13 @@ use crate::arguments::{
     count_arg, index_range, int_arg, int_object, reference_game_error, repr, seed_arg, start_arg,
     threads_arg, type_name, value_error, Arg,
 };
-use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::OrPyErr;
 use crate::game::PyGame;
 use crate::interrupt;
 use crate::moves::{move_arg, move_repr, PyMove};
 use crate::protocols::py_methods;
 use crate::rules::{rules_arg, rules_or};
-use acesup::position::Position;
+use crate::verdicts::{program_arg, DealRun, PyDealVerdicts};
 use acesup::simulate::Pool;
 use acesup::solver::{self, Solvability};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -100,7 +99,7 @@ fn limits_arg(
 
 /// Runs `work` where Ctrl-C stops it ([`interrupt::interruptible`]), with the
 /// run's cancel flag in `limits`, which the search looks at.
-fn interruptible<T: Send>(
+pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
     limits: &mut solver::Limits,
     work: impl FnOnce(&solver::Limits) -> T + Send,
@@ -333,104 +332,6 @@ pub fn solvability(
         .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
 }
 
-/// The deals of kpat or of PySolFC that `solve_deals` solves: their deck function
-/// and their rules preset.
-#[derive(Clone, Copy)]
-struct Program {
-    deck: fn(i128) -> acesup::Result<Vec<acesup::Card>>,
-    number: for<'py> fn(&Bound<'py, PyAny>) -> PyResult<i128>,
-    rules: acesup::Rules,
-}
-
-/// `deals`: "kpat" or "pysol".
-fn program_arg(deals: &Bound<'_, PyAny>) -> PyResult<Program> {
-    let name = deals.cast::<PyString>().ok().map(|s| s.to_string());
-    match name.as_deref() {
-        Some("kpat") => Ok(Program {
-            deck: acesup::deals::deck_from_kpat,
-            number: kpat_arg,
-            rules: acesup::Rules::kpat(),
-        }),
-        Some("pysol") => Ok(Program {
-            deck: acesup::deals::deck_from_pysol,
-            number: pysol_arg,
-            rules: acesup::Rules::pysol(),
-        }),
-        Some(_) => Err(PyValueError::new_err(format!(
-            "deals must be 'kpat' or 'pysol', got {}",
-            repr(deals)?
-        ))),
-        None => Err(PyTypeError::new_err(format!(
-            "deals must be 'kpat' or 'pysol', got {}",
-            type_name(deals)
-        ))),
-    }
-}
-
-/// How many deals each thread solves between two chunks of `DealVerdicts`: what
-/// the caller sees arrive at once.
-const DEALS_PER_THREAD: u64 = 32;
-
-/// Where a `solve_deals` run stands.
-struct DealRun {
-    program: Program,
-    rules: acesup::Rules,
-    /// The next deal number to solve, the step between two, and how many are left.
-    next: i128,
-    step: i128,
-    left: u64,
-    limits: solver::Limits,
-    pool: Pool,
-    /// Solved and not yet handed out: (number, verdict), in order.
-    ready: std::collections::VecDeque<(i128, Option<bool>)>,
-}
-
-/// The verdicts of `solve_deals`, an iterator of (number, winnable) in the order of
-/// the numbers, solved a chunk at a time on the run's threads.
-#[pyclass(frozen, module = "acesup._core", name = "DealVerdicts")]
-pub struct PyDealVerdicts(std::sync::Mutex<DealRun>);
-
-#[pymethods]
-impl PyDealVerdicts {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    /// The next (number, winnable); a new chunk is solved, with the GIL released
-    /// and Ctrl-C seen, when the last is used up. A Ctrl-C loses only the chunk
-    /// under way: the verdicts handed out before it stand.
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<(i128, Option<bool>)>> {
-        let mut run = crate::protocols::lock(&self.0);
-        if run.ready.is_empty() && run.left > 0 {
-            let run = &mut *run;
-            let count = run.left.min(DEALS_PER_THREAD * run.pool.threads() as u64);
-            let (program, rules, first, step, pool) =
-                (run.program, run.rules, run.next, run.step, &run.pool);
-            let number = |i: u64| first + step * i128::from(i);
-            let found = interruptible(py, &mut run.limits, |limits| {
-                let position = |i| {
-                    let deck = (program.deck)(number(i)).expect("the numbers were checked");
-                    Position::from_deck(&deck, rules)
-                };
-                solver::verdicts(pool, count, position, limits)
-            })?
-            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))?;
-            run.ready.extend((0..count).map(number).zip(found));
-            run.next = number(count);
-            run.left -= count;
-        }
-        Ok(run.ready.pop_front())
-    }
-
-    fn __repr__(&self) -> String {
-        let run = crate::protocols::lock(&self.0);
-        format!(
-            "<DealVerdicts: {} deals left>",
-            run.left + run.ready.len() as u64
-        )
-    }
-}
-
 /// Solves the numbered deals `numbers` (a range) of kpat (`deals="kpat"`) or of
 /// PySolFC (`"pysol"`), each under `rules` (the program's preset by default) with
 /// its own limits, on all cores or `threads` threads, and returns an iterator of
@@ -458,29 +359,7 @@ pub fn solve_deals(
     let rules = rules_or(rules, program.rules)?;
     let threads = threads_arg(threads)?;
     let limits = limits_arg(node_limit, time_limit)?;
-    let (mut next, mut step, mut left) = (0, 1, 0);
-    if numbers.is_truthy()? {
-        next = (program.number)(&numbers.get_item(0)?)?;
-        let deck = (program.deck)(next).or_py()?;
-        acesup::Game::from_deck(&deck, rules, 0).or_py()?;
-        let last = (program.number)(&numbers.get_item(-1)?)?;
-        if last != next {
-            step = numbers.getattr("step")?.extract::<i128>()?;
-        }
-        left = u64::try_from((last - next) / step + 1).map_err(|_| {
-            PyValueError::new_err("numbers must hold fewer than 2**64 deals".to_string())
-        })?;
-    }
-    Ok(PyDealVerdicts(std::sync::Mutex::new(DealRun {
-        program,
-        rules,
-        next,
-        step,
-        left,
-        limits,
-        pool: Pool::new(threads).or_py()?,
-        ready: std::collections::VecDeque::new(),
-    })))
+    DealRun::start(program, rules, numbers, limits, Pool::new(threads).or_py()?)
 }
 
 /// The verdicts of the plain search (every legal move, a set of the positions
@@ -496,7 +375,7 @@ pub fn plain_solvability(
     seed: u64,
 ) -> PyResult<PySolvability> {
     let rules = rules_arg(Some(rules))?;
-    Ok(PySolvability(
-        py.detach(|| solver::plain_solvability(rules, seed, 0, games)),
-    ))
+    Ok(PySolvability(py.detach(|| {
+        solver::plain_solvability(rules, seed, 0, games)
+    })))
 }
