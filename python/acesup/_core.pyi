@@ -1,6 +1,7 @@
 """Type stubs of acesup._core, the native engine (docs/API.md)."""
 
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import Any, final
 
 import numpy as np
@@ -25,6 +26,7 @@ __all__ = [
     "Solvability",
     "solve",
     "solvability",
+    "optimal",
 ]
 
 @final
@@ -350,3 +352,9 @@ def solvability(
     node_limit: int | None = None,
     time_limit: float | None = None,
 ) -> Solvability: ...
+def optimal(
+    rules: Rules | None,
+    *,
+    threads: int | None = None,
+    progress: Callable[[int, int, int], object] | None = None,
+) -> Fraction: ...

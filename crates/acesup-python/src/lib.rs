@@ -16,6 +16,7 @@ mod deals;
 mod errors;
 mod game;
 mod moves;
+mod optimal;
 mod protocols;
 mod rng;
 mod rules;
@@ -47,5 +48,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::PySolvability>()?;
     m.add_function(wrap_pyfunction!(solver::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solver::solvability, m)?)?;
+    m.add_function(wrap_pyfunction!(optimal::optimal, m)?)?;
     Ok(())
 }

@@ -54,6 +54,8 @@ py_methods!(PyBuiltinStrategy [] {
         // A decision may be long (montecarlo with many play-outs): other Python
         // threads run meanwhile. The game's lock keeps them off this game.
         let (py, game, builtin) = (game.py(), game.get(), &self.builtin);
+        let rules = *game.game().position().rules();
+        crate::optimal::prepare(py, builtin, rules)?;
         let chosen = py.detach(|| game.game().ask(builtin));
         Ok(chosen.map(PyMove))
     }
@@ -159,6 +161,7 @@ pub fn simulate(
     }
     let run = match strategy {
         StrategyArg::Builtin(builtin) => {
+            crate::optimal::prepare(py, &builtin, rules)?;
             let pool = Pool::new(threads).or_py()?;
             let mut run = ChunkedRun::new(rules, seed, start, games, pool.threads(), keep_scores);
             while py.detach(|| run.play_chunk(&pool, &builtin)).or_py()? {

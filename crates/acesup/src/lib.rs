@@ -18,12 +18,14 @@
 //! - [`simulate`]: seeded batch play-outs, on any number of threads.
 //! - [`batch`]: many seeded games stepped at once, for a policy outside the engine (BATCH.md).
 //! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
+//! - [`optimal`]: the exact optimum without clairvoyance and its table (OPTIMAL.md).
 
 pub mod batch;
 pub mod cards;
 pub mod deals;
 pub mod game;
 pub mod moves;
+pub mod optimal;
 pub mod position;
 pub mod rng;
 pub mod rules;

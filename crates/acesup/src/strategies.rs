@@ -15,6 +15,7 @@
 
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::moves::{Move, MAX_PILES};
+use crate::optimal::Optimal;
 use crate::position::Position;
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
@@ -401,6 +402,7 @@ pub enum Builtin {
     Greedy(Greedy),
     Lookahead(Lookahead),
     MonteCarlo(MonteCarlo),
+    Optimal(Optimal),
 }
 
 /// `$body` with `$s` bound to the strategy of whichever variant `$builtin` is.
@@ -413,6 +415,7 @@ macro_rules! each_builtin {
             Builtin::Greedy($s) => $body,
             Builtin::Lookahead($s) => $body,
             Builtin::MonteCarlo($s) => $body,
+            Builtin::Optimal($s) => $body,
         }
     };
 }
@@ -426,6 +429,7 @@ impl Builtin {
         "greedy",
         "lookahead",
         "montecarlo",
+        "optimal",
     ];
 
     /// Parse a spec, `"name"` or `"name:key=value,key=value"` (white space around
@@ -474,6 +478,7 @@ impl Builtin {
                 };
                 Ok(Builtin::MonteCarlo(MonteCarlo { playouts, policy }))
             }
+            "optimal" => plain(Builtin::Optimal(Optimal)),
             _ => unreachable!("every name of NAMES has its arm"),
         }
     }
@@ -487,6 +492,7 @@ impl Builtin {
             Builtin::Greedy(_) => "greedy",
             Builtin::Lookahead(_) => "lookahead",
             Builtin::MonteCarlo(_) => "montecarlo",
+            Builtin::Optimal(_) => "optimal",
         }
     }
 }
@@ -614,7 +620,7 @@ mod tests {
             (
                 "rand",
                 "unknown strategy 'rand': expected one of 'random', 'noop', 'simple', 'greedy', 'lookahead', \
-                 'montecarlo', or a callable strategy(game) -> Move",
+                 'montecarlo', 'optimal', or a callable strategy(game) -> Move",
             ),
             (
                 "montecarlo:playouts=0",

@@ -18,6 +18,7 @@ from ..errors import IllegalMoveError, MoveError, StrategyError
 from .cards import Card
 from .game import Game
 from .moves import Move
+from .optimal import strategy_table
 from .rng import shuffle
 from .rules import is_top_rank
 
@@ -408,3 +409,12 @@ def _montecarlo(playouts: str = "64", policy: str = "noop", **params: str) -> St
         raise StrategyError(f"bad value {policy!r} for parameter 'policy' of strategy 'montecarlo': "
                             f"expected one of {', '.join(map(repr, POLICIES))}")
     return montecarlo(int(playouts), policy.lower())
+
+
+@plain_builtin("optimal")
+def play_optimal(game: Game) -> Move:
+    """``"optimal"`` (OPTIMAL.md): the first legal move in R3 order of the best
+    value in the table of the game's rules, computed the first time. It reads
+    the set of the stock's cards, never their order. Draws nothing."""
+    table = strategy_table(game.rules)
+    return table.best_move(game.piles, frozenset(game.stock))
