@@ -23,7 +23,7 @@ from .rng import shuffle
 from .rules import is_top_rank
 
 __all__ = ["Strategy", "Player", "BuiltinStrategy", "builtin", "plain_builtin", "resolve", "strategy",
-           "check_parameters"]
+           "check_parameters", "builtin_names"]
 
 Strategy = Callable[[Game], Move]
 Factory = Callable[..., Strategy]
@@ -42,6 +42,12 @@ def builtin(name: str) -> Callable[[Factory], Factory]:
         _BUILTINS[name] = factory
         return factory
     return register
+
+
+def builtin_names() -> tuple[str, ...]:
+    """The names of the registered built-ins, in registration order (the same in
+    both engines)."""
+    return tuple(_BUILTINS)
 
 
 def check_parameters(name: str, params: dict[str, str], allowed: tuple[str, ...] = ()) -> None:
