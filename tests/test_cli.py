@@ -508,3 +508,17 @@ def test_the_text_histogram_takes_the_win_score_from_its_length():
     assert [int(line.split()[-2]) for line in lines] == [10, 11, 7]
     standard = _text_histogram(acesup.simulate(100).histogram).splitlines()
     assert standard[-2].startswith("44-47") and standard[-1].split()[0] == "won"
+
+
+def test_table_small_puts_the_optimum_beside_the_strategies(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "table", "--small", "--games", "30", "--layout", "suits=4,ranks=2",
+                         "--node-limit", "20000")
+    assert status == 0
+    rows = [line for line in out.splitlines() if line.startswith("|")]
+    from acesup.reference.strategies import builtin_names
+    assert rows[0] == "| layout | optimum | solvable | " + " | ".join(builtin_names()) + " |"
+    cells = [cell.strip() for cell in rows[2].strip("|").split("|")]
+    assert cells[0] == "suits=4,ranks=2" and cells[1].startswith("54.29 = 19/35 (")
+    rules = acesup.Rules(suits=4, ranks=2)
+    optimal = acesup.simulate(30, "optimal", rules)
+    assert cells[-1].startswith(f"{100 * optimal.win_rate:.2f} (")
