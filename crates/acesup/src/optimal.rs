@@ -598,6 +598,24 @@ impl Table {
     }
 }
 
+/// The `StrategyError` of a layout that the `"optimal"` strategy does not play: a
+/// deck of more than [`STRATEGY_MAX_DECK`] cards, or `relocate_single=True`.
+pub fn refusal(rules: &Rules) -> Option<Error> {
+    if rules.deck_size() > STRATEGY_MAX_DECK {
+        let error = out_of_reach(rules, STRATEGY_MAX_DECK);
+        return Some(Error::new(
+            ErrorKind::Strategy,
+            format!("strategy 'optimal': {}", error.message),
+        ));
+    }
+    rules.relocate_single.then(|| {
+        Error::new(
+            ErrorKind::Strategy,
+            "strategy 'optimal' does not play relocate_single=True: a lone card's moves tie with the moves they lead to",
+        )
+    })
+}
+
 /// The tables of the `"optimal"` strategy, computed once per layout.
 static TABLES: Mutex<Vec<(Rules, Arc<Table>)>> = Mutex::new(Vec::new());
 
@@ -606,19 +624,7 @@ static TABLES: Mutex<Vec<(Rules, Arc<Table>)>> = Mutex::new(Vec::new());
 /// `StrategyError` for a deck of more than [`STRATEGY_MAX_DECK`] cards or for
 /// `relocate_single=True`.
 pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Table>>> {
-    if rules.deck_size() > STRATEGY_MAX_DECK {
-        let error = out_of_reach(&rules, STRATEGY_MAX_DECK);
-        return Err(Error::new(
-            ErrorKind::Strategy,
-            format!("strategy 'optimal': {}", error.message),
-        ));
-    }
-    if rules.relocate_single {
-        return Err(Error::new(
-            ErrorKind::Strategy,
-            "strategy 'optimal' does not play relocate_single=True: a lone card's moves tie with the moves they lead to",
-        ));
-    }
+    refusal(&rules).map_or(Ok(()), Err)?;
     if let Some((_, table)) = TABLES.lock().expect("tables lock").iter().find(|(r, _)| *r == rules) {
         return Ok(Some(table.clone()));
     }
