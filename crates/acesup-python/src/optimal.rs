@@ -114,8 +114,10 @@ pub fn optimal<'py>(
     }
     let pool = Pool::new(threads).or_py()?;
     let state = Progress::default();
-    let optimum = watched(py, callback.as_ref(), &state, || {
-        engine::optimal(&pool, rules, &state)
+    let optimum = watched(py, callback.as_ref(), &state, || match &pool {
+        Pool::Current => engine::optimal(rules, false, &state),
+        Pool::Global => engine::optimal(rules, true, &state),
+        Pool::Dedicated(threads) => threads.install(|| engine::optimal(rules, true, &state)),
     })?
     .or_py()?
     .ok_or_else(|| PyKeyboardInterrupt::new_err(()))?;

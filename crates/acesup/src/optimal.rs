@@ -21,9 +21,6 @@ use crate::cards::Card;
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
 use crate::rules::{self, DealTo, LegalMoves, Rules, Tableau};
-use crate::rng::Rng;
-use crate::simulate::Pool;
-use crate::strategies::Strategy;
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -78,10 +75,11 @@ pub struct Optimum {
     pub states: u64,
 }
 
-/// The exact optimum of `rules` on `pool`; `None` when `progress.cancel` stopped
-/// it. `ValueError` for a deck of more than [`MAX_DECK`] cards.
-pub fn optimal(pool: &Pool, rules: Rules, progress: &Progress) -> Result<Option<Optimum>> {
-    Ok(Table::compute(pool, rules, progress)?.map(|table| table.optimum))
+/// The exact optimum of `rules`, on rayon's threads of the caller's pool when
+/// `parallel` (see [`Table::compute`]); `None` when `progress.cancel` stopped it.
+/// `ValueError` for a deck of more than [`MAX_DECK`] cards.
+pub fn optimal(rules: Rules, parallel: bool, progress: &Progress) -> Result<Option<Optimum>> {
+    Ok(Table::compute(rules, parallel, progress)?.map(|table| table.optimum))
 }
 
 // ---------------------------------------------------------------------------
@@ -351,6 +349,27 @@ fn permutations(n: usize) -> Vec<[u8; 4]> {
     out
 }
 
+/// Calls `f` on each outcome of the deal from `v`: every ordered tuple of unseen
+/// cards on the receiving piles (R2.3), in order of card index.
+fn each_outcome(v: &Visible, f: &mut impl FnMut(Visible)) {
+    fn place(v: Visible, targets: u8, f: &mut impl FnMut(Visible)) {
+        if targets == 0 {
+            return f(v);
+        }
+        let p = targets.trailing_zeros() as usize;
+        let mut unseen = v.unseen;
+        while unseen != 0 {
+            let card = unseen.trailing_zeros() as u8;
+            unseen &= unseen - 1;
+            let mut next = v;
+            next.unseen &= !(1 << card);
+            next.push(p, card);
+            place(next, targets & (targets - 1), f);
+        }
+    }
+    place(*v, rules::deal_targets(v), f);
+}
+
 /// n! (n ≤ 20).
 fn factorial(n: usize) -> u64 {
     (1..=n as u64).product()
@@ -374,16 +393,18 @@ pub struct Table {
 }
 
 impl Table {
-    /// The table of `rules`, computed on `pool`; `None` when cancelled.
-    /// `ValueError` for a deck of more than [`MAX_DECK`] cards.
-    pub fn compute(pool: &Pool, rules: Rules, progress: &Progress) -> Result<Option<Table>> {
+    /// The table of `rules`; `None` when cancelled. With `parallel` the chance
+    /// nodes run on rayon's threads (those of the pool the caller installed, or
+    /// the global one), else all on the calling thread. `ValueError` for a deck of
+    /// more than [`MAX_DECK`] cards.
+    pub fn compute(rules: Rules, parallel: bool, progress: &Progress) -> Result<Option<Table>> {
         if rules.deck_size() > MAX_DECK {
             return Err(out_of_reach(&rules, MAX_DECK));
         }
         let mut table = Table {
             layout: Layout::new(rules),
             shards: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(),
-            parallel: !matches!(pool, Pool::Current),
+            parallel,
             optimum: Optimum {
                 numerator: 0,
                 denominator: 0,
@@ -395,27 +416,15 @@ impl Table {
         progress
             .total
             .store(outcomes.len() as u64, Ordering::Relaxed);
-        let run = || {
-            outcomes
-                .par_iter()
-                .map(|&(count, v)| {
-                    let w = table.round(&v, progress)?;
-                    progress.done.fetch_add(1, Ordering::Relaxed);
-                    Some(u128::from(count) * u128::from(w))
-                })
-                .try_reduce(|| 0, |a, b| Some(a + b))
+        let value = |&(count, v): &(u64, Visible)| {
+            let w = table.round(&v, progress)?;
+            progress.done.fetch_add(1, Ordering::Relaxed);
+            Some(u128::from(count) * u128::from(w))
         };
-        let numerator = match pool {
-            Pool::Current => outcomes
-                .iter()
-                .map(|&(count, v)| {
-                    let w = table.round(&v, progress)?;
-                    progress.done.fetch_add(1, Ordering::Relaxed);
-                    Some(u128::from(count) * u128::from(w))
-                })
-                .try_fold(0u128, |a, b| b.map(|b| a + b)),
-            Pool::Global => run(),
-            Pool::Dedicated(threads) => threads.install(run),
+        let numerator = if parallel {
+            outcomes.par_iter().map(value).try_reduce(|| 0, |a, b| Some(a + b))
+        } else {
+            outcomes.iter().map(value).try_fold(0, |a, b| b.map(|b| a + b))
         };
         let Some(numerator) = numerator.filter(|_| !progress.cancelled()) else {
             return Ok(None);
@@ -456,39 +465,18 @@ impl Table {
     /// The outcomes of the deal from `v`, each once up to symmetry, with how many
     /// of the ordered tuples of unseen cards lead to it.
     fn outcomes(&self, v: &Visible) -> Vec<(u64, Visible)> {
-        let targets = rules::deal_targets(v);
-        let piles: Vec<usize> = (0..MAX_PILES).filter(|&p| targets >> p & 1 == 1).collect();
         let mut found: KeyMap<(u64, Visible)> = KeyMap::default();
         let mut order: Vec<Key> = Vec::new();
-        fn place(
-            table: &Table,
-            v: Visible,
-            piles: &[usize],
-            found: &mut KeyMap<(u64, Visible)>,
-            order: &mut Vec<Key>,
-        ) {
-            let Some((&p, rest)) = piles.split_first() else {
-                let key = table.layout.canonical(&v);
-                found
-                    .entry(key)
-                    .and_modify(|(count, _)| *count += 1)
-                    .or_insert_with(|| {
-                        order.push(key);
-                        (1, v)
-                    });
-                return;
-            };
-            let mut unseen = v.unseen;
-            while unseen != 0 {
-                let card = unseen.trailing_zeros() as u8;
-                unseen &= unseen - 1;
-                let mut next = v;
-                next.unseen &= !(1 << card);
-                next.push(p, card);
-                place(table, next, rest, found, order);
-            }
-        }
-        place(self, *v, &piles, &mut found, &mut order);
+        each_outcome(v, &mut |o| {
+            let key = self.layout.canonical(&o);
+            found
+                .entry(key)
+                .and_modify(|(count, _)| *count += 1)
+                .or_insert_with(|| {
+                    order.push(key);
+                    (1, o)
+                });
+        });
         order.iter().map(|key| found[key]).collect()
     }
 
@@ -628,7 +616,7 @@ pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Ta
     if let Some((_, table)) = TABLES.lock().expect("tables lock").iter().find(|(r, _)| *r == rules) {
         return Ok(Some(table.clone()));
     }
-    let Some(table) = Table::compute(&Pool::Global, rules, progress)? else {
+    let Some(table) = Table::compute(rules, true, progress)? else {
         return Ok(None);
     };
     let table = Arc::new(table);
@@ -636,30 +624,12 @@ pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Ta
     Ok(Some(table))
 }
 
-/// `"optimal"`: the move of a perfect player who never sees the stock, from the
-/// table of the game's rules (computed the first time, then kept): the first in
-/// R3 order of the moves of the best value. Draws nothing. Layouts of more than
-/// [`STRATEGY_MAX_DECK`] cards, and `relocate_single=True`, are refused
-/// ([`strategy_table`]); the bindings compute the table before a game starts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Optimal;
-
-impl Strategy for Optimal {
-    fn choose(&self, pos: &Position, _rng: &mut Rng) -> Option<Move> {
-        let progress = Progress::default();
-        let table = strategy_table(*pos.rules(), &progress)
-            .unwrap_or_else(|e| panic!("{}", e.message))
-            .expect("never cancelled");
-        table.best_move(pos, &progress)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn value(rules: Rules) -> (u128, u128) {
-        let o = optimal(&Pool::Current, rules, &Progress::default())
+        let o = optimal(rules, false, &Progress::default())
             .unwrap()
             .unwrap();
         (o.numerator, o.denominator)
@@ -676,26 +646,9 @@ mod tests {
         for mv in moves.iter() {
             let w = match mv {
                 Move::Deal => {
-                    let targets = rules::deal_targets(v);
-                    let piles: Vec<usize> =
-                        (0..MAX_PILES).filter(|&p| targets >> p & 1 == 1).collect();
-                    fn deal(v: Visible, piles: &[usize]) -> u64 {
-                        let Some((&p, rest)) = piles.split_first() else {
-                            return plain(&v);
-                        };
-                        let mut sum = 0;
-                        let mut unseen = v.unseen;
-                        while unseen != 0 {
-                            let card = unseen.trailing_zeros() as u8;
-                            unseen &= unseen - 1;
-                            let mut next = v;
-                            next.unseen &= !(1 << card);
-                            next.push(p, card);
-                            sum += deal(next, rest);
-                        }
-                        sum
-                    }
-                    deal(*v, &piles)
+                    let mut sum = 0;
+                    each_outcome(v, &mut |o| sum += plain(&o));
+                    sum
                 }
                 _ if v.relocates(mv) => continue,
                 _ => plain(&v.after(mv)),
@@ -749,10 +702,8 @@ mod tests {
             ..Rules::standard()
         };
         let progress = Progress::default();
-        let one = optimal(&Pool::Current, rules, &progress).unwrap().unwrap();
-        let two = optimal(&Pool::new(Some(2)).unwrap(), rules, &progress)
-            .unwrap()
-            .unwrap();
+        let one = optimal(rules, false, &progress).unwrap().unwrap();
+        let two = optimal(rules, true, &progress).unwrap().unwrap();
         assert_eq!(
             (one.numerator, one.denominator),
             (two.numerator, two.denominator)
@@ -767,8 +718,8 @@ mod tests {
             ranks: 3,
             ..Rules::standard()
         };
-        assert_eq!(optimal(&Pool::Current, rules, &progress).unwrap(), None);
-        let err = optimal(&Pool::Current, Rules::standard(), &Progress::default()).unwrap_err();
+        assert_eq!(optimal(rules, false, &progress).unwrap(), None);
+        let err = optimal(Rules::standard(), false, &Progress::default()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Value);
         assert!(err.message.contains("4 suits x 13 ranks (52 cards)"), "{}", err.message);
     }

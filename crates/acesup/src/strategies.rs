@@ -15,7 +15,7 @@
 
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::moves::{Move, MAX_PILES};
-use crate::optimal::Optimal;
+use crate::optimal;
 use crate::position::Position;
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
@@ -390,6 +390,24 @@ impl Decide for MonteCarlo {
             chosen = candidates[best].0;
         }
         chosen.unwrap_or_else(|| deal_or_first_real_fill(pos, moves))
+    }
+}
+
+/// `"optimal"`: the move of a perfect player who never sees the stock, from the
+/// table of the game's rules (computed the first time, then kept): the first in
+/// R3 order of the moves of the best value. Draws nothing. Layouts of more than
+/// [`optimal::STRATEGY_MAX_DECK`] cards, and `relocate_single=True`, are refused
+/// ([`optimal::strategy_table`]); the bindings compute the table before a game starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Optimal;
+
+impl Strategy for Optimal {
+    fn choose(&self, pos: &Position, _rng: &mut Rng) -> Option<Move> {
+        let progress = optimal::Progress::default();
+        let table = optimal::strategy_table(*pos.rules(), &progress)
+            .unwrap_or_else(|e| panic!("{}", e.message))
+            .expect("never cancelled");
+        table.best_move(pos, &progress)
     }
 }
 
