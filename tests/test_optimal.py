@@ -9,16 +9,13 @@ simulated win rate must agree with it.
 
 from __future__ import annotations
 
-import os
-import signal
-import threading
-import time
 from fractions import Fraction
 
 import pytest
 
 import acesup
 import acesup.reference as ref
+from helpers import ctrl_c_after
 
 # Small layouts whose optimum is not 1, and some that are, under each option:
 # the reference does each within seconds.
@@ -94,17 +91,9 @@ def test_an_exception_in_progress_propagates():
 
 
 def test_ctrl_c_stops_optimal_promptly():
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    start = time.monotonic()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            acesup.optimal(acesup.Rules(suits=4, ranks=5), threads=2)
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
-    assert time.monotonic() - start < 0.3 + 0.5 + 0.5  # the signal, half a second, slack
+    with ctrl_c_after(0.3) as lasted, pytest.raises(KeyboardInterrupt):
+        acesup.optimal(acesup.Rules(suits=4, ranks=5), threads=2)
+    assert lasted[0] < 0.3 + 0.5 + 0.5  # the signal, half a second, slack
 
 
 # --- the "optimal" strategy ----------------------------------------------------------
