@@ -47,6 +47,7 @@ __all__ = ["main"]
 ENGINES = {"native": "acesup", "reference": "acesup.reference"}
 PRESETS = ("standard", "strict", "easy", "reverse")
 TABLE_STRATEGIES = ("random", "noop", "simple", "greedy", "lookahead", "montecarlo")
+CHEAP_SECONDS = 10e-6  # a strategy cheaper than this a game plays --cheap-games in `table --players`
 # The rows of `table --small`: the layouts in reach of the exact optimum, 4 suits (fewer are always won).
 SMALL_LAYOUTS = ("suits=4,ranks=2", "suits=4,ranks=3", "strict,suits=4,ranks=3", "easy,suits=4,ranks=3",
                  "reverse,suits=4,ranks=3", "suits=4,ranks=3,deal=stuck", "suits=4,ranks=3,deal=any",
@@ -546,9 +547,69 @@ def _small_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cost_per_game(strategy: str, rules: Any, seed: int) -> float:
+    """Seconds a game of ``strategy`` takes on one thread: games played in doubling
+    batches until a batch lasts a quarter of a second."""
+    games = 16
+    while True:
+        started = time.perf_counter()
+        acesup.simulate(games, strategy, rules, seed, threads=1)
+        seconds = time.perf_counter() - started
+        if seconds >= 0.25:
+            return seconds / games
+        games *= 2
+
+
+def _players_table(args: argparse.Namespace) -> int:
+    """The full-deck table of the players: every registry strategy that plays the
+    rules, its win rate, its paired difference against lookahead on the same deals,
+    its cost per game, and the clairvoyant share as the upper bound."""
+    with _bad_arguments(args.parser):
+        rules = acesup.Rules.parse(args.rules)
+        strategies = args.strategy or _registry_strategies(rules)
+        if "lookahead" not in strategies:
+            strategies.append("lookahead")
+        acesup.compare(strategies, 0, rules, args.seed, threads=args.threads)  # checks them all
+    costs = {name: _cost_per_game(name, rules, args.seed) for name in strategies}
+    comparison = acesup.compare(strategies, args.games, rules, args.seed, threads=args.threads)
+    pairs = {(pair.a, pair.b): pair for pair in comparison.pairs}
+    lines = [
+        f"Players under `{rules}`: win rates in % with 95% Wilson intervals; a strategy under "
+        f"{CHEAP_SECONDS * 1e6:g} us a game plays games 0 to {args.cheap_games - 1:,} of seed {args.seed}, the "
+        f"others games 0 to {args.games - 1:,}. *vs lookahead*: the paired difference in win rate, in points, "
+        f"on games 0 to {args.games - 1:,} (95% interval, McNemar's p). *cost*: one thread.",
+        "",
+        "| player | games | win % | vs lookahead | cost per game |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name in strategies:
+        stats = comparison.stats[name]
+        if costs[name] < CHEAP_SECONDS and args.cheap_games > args.games:
+            stats = acesup.simulate(args.cheap_games, name, rules, args.seed, threads=args.threads)
+        if name == "lookahead":
+            versus = "0"
+        else:
+            pair = pairs.get((name, "lookahead"))
+            sign = 1
+            if pair is None:
+                pair, sign = pairs[("lookahead", name)], -1
+            low, high = sorted((sign * pair.ci95[0], sign * pair.ci95[1]))
+            versus = f"{100 * sign * pair.diff:+.2f} ({100 * low:+.2f} to {100 * high:+.2f}), p {pair.p_value:.2g}"
+        lines.append(f"| {name} | {stats.games:,} | {_percent(stats.win_rate, stats.ci95)} | {versus} | "
+                     f"{costs[name] * 1e6:,.1f} us |")
+    solvable = acesup.solvability(args.games, rules, args.seed, threads=args.threads,
+                                  node_limit=args.node_limit, time_limit=args.time_limit)
+    lines.append(f"| clairvoyant (solvable, upper bound) | {solvable.games:,} | "
+                 f"{_percent(solvable.rate, solvable.ci95)} | | |")
+    print("\n".join(lines))
+    return 0
+
+
 def _table(args: argparse.Namespace) -> int:
     if args.small:
         return _small_table(args)
+    if args.players:
+        return _players_table(args)
     strategies = args.strategy or list(TABLE_STRATEGIES)
     with _bad_arguments(args.parser):
         acesup.compare(strategies, 0, None, args.seed, threads=args.threads)  # checks them all
@@ -689,7 +750,8 @@ Run acesup COMMAND --help for the options of a command.""")
   acesup table > results.md
   acesup table --games 100000 --seed 1
   acesup table --games 1000 --strategy greedy --strategy lookahead --node-limit 1e5
-  acesup table --small --games 100000""")
+  acesup table --small --games 100000
+  acesup table --players --games 20000 --cheap-games 1e6""")
     table.add_argument("--games", type=games_count(), default=10_000, metavar="N",
                        help="deals per rules (default 10000; at most 2**64)")
     table.add_argument("--seed", type=_seed, default=0, metavar="K", help="master seed (default 0)")
@@ -707,6 +769,14 @@ Run acesup COMMAND --help for the options of a command.""")
     table.add_argument("--layout", action="append", metavar="RULES",
                        help=f"with --small: a layout row as rules text, repeatable (default: "
                             f"{'; '.join(SMALL_LAYOUTS)})")
+    table.add_argument("--players", action="store_true",
+                       help="the players under one rules instead (--rules, default standard): every registry "
+                            "strategy with its paired difference against lookahead, its cost per game and the "
+                            "clairvoyant share; --games paired deals (use 20000), --cheap-games for the cheap ones")
+    table.add_argument("--rules", default="standard", metavar="RULES", help="with --players: the rules text")
+    table.add_argument("--cheap-games", type=games_count(), default=1_000_000, metavar="N",
+                       help=f"with --players: games of a strategy under {CHEAP_SECONDS * 1e6:g} us a game "
+                            f"(default 1e6)")
     table.set_defaults(run=_table, parser=table)
 
     benchmark = commands.add_parser(
