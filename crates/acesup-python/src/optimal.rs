@@ -48,11 +48,14 @@ fn watched<T: Send>(
     let report = |py: Python<'_>| -> PyResult<()> {
         match &callback {
             Some(f) => f
-                .call1(py, (
-                    progress.done.load(Ordering::Relaxed),
-                    progress.total.load(Ordering::Relaxed),
-                    progress.states.load(Ordering::Relaxed),
-                ))
+                .call1(
+                    py,
+                    (
+                        progress.done.load(Ordering::Relaxed),
+                        progress.total.load(Ordering::Relaxed),
+                        progress.states.load(Ordering::Relaxed),
+                    ),
+                )
                 .map(drop),
             None => Ok(()),
         }

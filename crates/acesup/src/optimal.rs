@@ -422,9 +422,15 @@ impl Table {
             Some(u128::from(count) * u128::from(w))
         };
         let numerator = if parallel {
-            outcomes.par_iter().map(value).try_reduce(|| 0, |a, b| Some(a + b))
+            outcomes
+                .par_iter()
+                .map(value)
+                .try_reduce(|| 0, |a, b| Some(a + b))
         } else {
-            outcomes.iter().map(value).try_fold(0, |a, b| b.map(|b| a + b))
+            outcomes
+                .iter()
+                .map(value)
+                .try_fold(0, |a, b| b.map(|b| a + b))
         };
         let Some(numerator) = numerator.filter(|_| !progress.cancelled()) else {
             return Ok(None);
@@ -457,7 +463,13 @@ impl Table {
     }
 
     fn store(&self, key: Key, value: u64, progress: &Progress) {
-        if self.shard(&key).lock().expect("memo lock").insert(key, value).is_none() {
+        if self
+            .shard(&key)
+            .lock()
+            .expect("memo lock")
+            .insert(key, value)
+            .is_none()
+        {
             progress.states.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -499,7 +511,10 @@ impl Table {
                 .map(value)
                 .try_reduce(|| 0, |a, b| Some(a + b))?
         } else {
-            outcomes.iter().map(value).try_fold(0, |a, b| b.map(|b| a + b))?
+            outcomes
+                .iter()
+                .map(value)
+                .try_fold(0, |a, b| b.map(|b| a + b))?
         };
         self.store(key, w, progress);
         Some(w)
@@ -613,14 +628,22 @@ static TABLES: Mutex<Vec<(Rules, Arc<Table>)>> = Mutex::new(Vec::new());
 /// `relocate_single=True`.
 pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Table>>> {
     refusal(&rules).map_or(Ok(()), Err)?;
-    if let Some((_, table)) = TABLES.lock().expect("tables lock").iter().find(|(r, _)| *r == rules) {
+    if let Some((_, table)) = TABLES
+        .lock()
+        .expect("tables lock")
+        .iter()
+        .find(|(r, _)| *r == rules)
+    {
         return Ok(Some(table.clone()));
     }
     let Some(table) = Table::compute(rules, true, progress)? else {
         return Ok(None);
     };
     let table = Arc::new(table);
-    TABLES.lock().expect("tables lock").push((rules, table.clone()));
+    TABLES
+        .lock()
+        .expect("tables lock")
+        .push((rules, table.clone()));
     Ok(Some(table))
 }
 
@@ -661,8 +684,16 @@ mod tests {
     fn small_layouts() -> Vec<Rules> {
         let mut out = Vec::new();
         for (suits, ranks, piles) in [(4, 2, 4), (2, 3, 4), (3, 2, 5)] {
-            for fill in [rules::FillRule::Top, rules::FillRule::Ace, rules::FillRule::Any] {
-                for deal in [rules::DealRule::Free, rules::DealRule::Stuck, rules::DealRule::Any] {
+            for fill in [
+                rules::FillRule::Top,
+                rules::FillRule::Ace,
+                rules::FillRule::Any,
+            ] {
+                for deal in [
+                    rules::DealRule::Free,
+                    rules::DealRule::Stuck,
+                    rules::DealRule::Any,
+                ] {
                     for deal_to in [DealTo::All, DealTo::Empty] {
                         for ace_high in [true, false] {
                             out.push(Rules {
@@ -721,7 +752,11 @@ mod tests {
         assert_eq!(optimal(rules, false, &progress).unwrap(), None);
         let err = optimal(Rules::standard(), false, &Progress::default()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Value);
-        assert!(err.message.contains("4 suits x 13 ranks (52 cards)"), "{}", err.message);
+        assert!(
+            err.message.contains("4 suits x 13 ranks (52 cards)"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]

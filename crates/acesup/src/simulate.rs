@@ -606,7 +606,14 @@ mod tests {
             let mv = game.legal_moves()[0];
             game.play(mv).map(|()| mv).map_err(|e| e.message)
         });
-        assert!(matches!(played, Err(AskError::Changed { before: 0, after: 1, .. })));
+        assert!(matches!(
+            played,
+            Err(AskError::Changed {
+                before: 0,
+                after: 1,
+                ..
+            })
+        ));
         // An undo then a play keeps the history's length, and is seen all the same.
         let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
         let replayed = run.play_chunk_with(|game| {
@@ -615,7 +622,14 @@ mod tests {
             }
             Ok::<_, String>(game.ask(&Random).expect("not over"))
         });
-        assert!(matches!(replayed, Err(AskError::Changed { before: 1, after: 1, .. })));
+        assert!(matches!(
+            replayed,
+            Err(AskError::Changed {
+                before: 1,
+                after: 1,
+                ..
+            })
+        ));
         let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
         let illegal = run.play_chunk_with(|_| Ok::<_, ()>(Move::Discard(4)));
         let Err(AskError::Illegal {

@@ -1153,13 +1153,7 @@ impl<'a, const N: usize, const P: usize> Search<'a, N, P> {
     /// S7: the deal from every arrangement of the lone cards over the light piles,
     /// and each fill from a heavy pile: into the first empty pile when another empty
     /// one remains, else from every arrangement, into its empty pile.
-    fn expand_arrangements(
-        &mut self,
-        s: &State<N, P>,
-        legal: LegalMoves,
-        light: u8,
-        lone: &[u8],
-    ) {
+    fn expand_arrangements(&mut self, s: &State<N, P>, legal: LegalMoves, light: u8, lone: &[u8]) {
         let layouts = arrangements(light, lone);
         if legal.deal {
             self.buffers
@@ -2038,7 +2032,11 @@ mod bench {
             let start = Instant::now();
             let s = solvability(&Pool::Current, rules, 0, 0, games, &Limits::default()).unwrap();
             let secs = start.elapsed().as_secs_f64();
-            println!("{text:24} {:10.0} deals/s  {}", games as f64 / secs, s.repr());
+            println!(
+                "{text:24} {:10.0} deals/s  {}",
+                games as f64 / secs,
+                s.repr()
+            );
         }
     }
 }
