@@ -10,7 +10,12 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import os
 import random
+import signal
+import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -342,3 +347,21 @@ def engines_with(name):
         if hasattr(module, name):
             found.append(engine)
     return found
+
+
+@contextmanager
+def ctrl_c_after(seconds):
+    """Sends this process SIGINT after ``seconds``, with Python's own handler in
+    place (even if the run was started with SIGINT ignored); yields a list that
+    holds, once the block ends, the seconds it lasted."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    lasted = []
+    start = time.monotonic()
+    timer.start()
+    try:
+        yield lasted
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+        lasted.append(time.monotonic() - start)

@@ -604,3 +604,34 @@ def test_winnable_ctrl_c_keeps_the_deals_done():
     assert "Traceback" not in err and "interrupted: " in err and "deals solved" in err
     found = [int(line) for line in out.split()]
     assert found[:len(KPAT_WINNABLE_1_20)] == KPAT_WINNABLE_1_20 and found == sorted(found)
+
+
+def test_table_small_puts_the_optimum_beside_the_strategies(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "table", "--small", "--games", "30", "--layout", "suits=4,ranks=2",
+                         "--node-limit", "20000")
+    assert status == 0
+    rows = [line for line in out.splitlines() if line.startswith("|")]
+    from acesup.reference.strategies import builtin_names
+    assert rows[0] == "| layout | optimum | solvable | " + " | ".join(builtin_names()) + " |"
+    cells = [cell.strip() for cell in rows[2].strip("|").split("|")]
+    assert cells[0] == "suits=4,ranks=2" and cells[1].startswith("54.29 = 19/35 (")
+    rules = acesup.Rules(suits=4, ranks=2)
+    optimal = acesup.simulate(30, "optimal", rules)
+    assert cells[-1].startswith(f"{100 * optimal.win_rate:.2f} (")
+
+
+def test_table_players_pairs_every_strategy_with_lookahead(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, "table", "--players", "--games", "60", "--cheap-games", "200",
+                         "--strategy", "greedy", "--strategy", "lookahead", "--node-limit", "20000")
+    assert status == 0
+    rows = [line for line in out.splitlines() if line.startswith("|")]
+    assert rows[0] == "| player | games | win % | vs lookahead | cost per game |"
+    cells = {row.strip("|").split("|")[0].strip(): [c.strip() for c in row.strip("|").split("|")] for row in rows[2:]}
+    assert set(cells) == {"greedy", "lookahead", "clairvoyant (solvable, upper bound)"}
+    greedy = acesup.simulate(200, "greedy")  # cheap: it plays --cheap-games
+    assert cells["greedy"][1] == "200" and cells["greedy"][2].startswith(f"{100 * greedy.win_rate:.2f} (")
+    pair = acesup.compare(["greedy", "lookahead"], 60).pairs[0]
+    assert cells["greedy"][3].startswith(f"{100 * pair.diff:+.2f} (")
+    assert cells["lookahead"][3] == "0" and cells["greedy"][4].endswith(" us")
+    solvable = acesup.solvability(60, node_limit=20000)
+    assert cells["clairvoyant (solvable, upper bound)"][2].startswith(f"{100 * solvable.rate:.2f} (")

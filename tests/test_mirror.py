@@ -75,7 +75,7 @@ def rust_names(module):
 
 def test_the_reference_modules_are_the_contract():
     assert reference_modules() == sorted(["cards", "rules", "moves", "position", "game", "rng", "strategies",
-                                          "stats", "simulate", "solver", "deals", "batch"])
+                                          "stats", "simulate", "solver", "deals", "batch", "optimal"])
 
 
 @needs_source

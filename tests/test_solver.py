@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 import pickle
 import random
-import signal
-import threading
 import time
 
 import pytest
@@ -24,7 +21,7 @@ from hypothesis import strategies as st
 
 import acesup
 import acesup.reference as ref
-from helpers import RULE_OPTIONS, rules_text
+from helpers import RULE_OPTIONS, ctrl_c_after, rules_text
 
 Z = 1.959963984540054
 
@@ -326,15 +323,6 @@ def test_native_solvability_equals_the_reference(rules):
 
 def test_ctrl_c_stops_solvability_promptly():
     """Ctrl-C raises KeyboardInterrupt while the native solvability runs."""
-    # Python's own handler, even if this run was started with SIGINT ignored.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    start = time.monotonic()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            acesup.solvability(10**9, acesup.Rules.easy(), threads=2)
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
-    assert time.monotonic() - start < 3.0
+    with ctrl_c_after(0.3) as lasted, pytest.raises(KeyboardInterrupt):
+        acesup.solvability(10**9, acesup.Rules.easy(), threads=2)
+    assert lasted[0] < 3.0

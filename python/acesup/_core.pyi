@@ -1,6 +1,7 @@
 """Type stubs of acesup._core, the native engine (docs/API.md)."""
 
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import Any, final
 
 import numpy as np
@@ -28,6 +29,7 @@ __all__ = [
     "DealVerdicts",
     "solve_deals",
     "POSITION_BYTES",
+    "optimal",
 ]
 
 @final
@@ -370,3 +372,10 @@ def solve_deals(
     node_limit: int | None = None,
     time_limit: float | None = None,
 ) -> DealVerdicts: ...
+
+def optimal(
+    rules: Rules | None,
+    *,
+    threads: int | None = None,
+    progress: Callable[[int, int, int], object] | None = None,
+) -> Fraction: ...

@@ -48,6 +48,11 @@ __all__ = ["main"]
 ENGINES = {"native": "acesup", "reference": "acesup.reference"}
 PRESETS = ("standard", "strict", "easy", "reverse")
 TABLE_STRATEGIES = ("random", "noop", "simple", "greedy", "lookahead", "montecarlo")
+CHEAP_SECONDS = 10e-6  # a strategy cheaper than this a game plays --cheap-games in `table --players`
+# The rows of `table --small`: the layouts in reach of the exact optimum, 4 suits (fewer are always won).
+SMALL_LAYOUTS = ("suits=4,ranks=2", "suits=4,ranks=3", "strict,suits=4,ranks=3", "easy,suits=4,ranks=3",
+                 "reverse,suits=4,ranks=3", "suits=4,ranks=3,deal=stuck", "suits=4,ranks=3,deal=any",
+                 "suits=4,ranks=3,deal_to=empty", "suits=4,ranks=3,piles=5")
 MAX_THREADS = 256  # the native engine's cap on threads (MAX_THREADS in crates/acesup/src/simulate.rs)
 BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the signal
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT)
@@ -593,7 +598,117 @@ def _percent(rate: float, bounds: tuple[float, float]) -> str:
     return f"{100 * rate:.2f} ({100 * bounds[0]:.2f}\u2013{100 * bounds[1]:.2f})"
 
 
+def _registry_strategies(rules: Any) -> list[str]:
+    """Every built-in strategy of the registry that plays ``rules`` (some refuse a
+    layout: "optimal" one out of its reach), in registry order."""
+    from .reference.strategies import builtin_names  # the registry; loaded only here, as the reference is
+    names = []
+    for name in builtin_names():
+        try:
+            acesup.simulate(0, name, rules)
+        except acesup.StrategyError:
+            continue
+        names.append(name)
+    return names
+
+
+def _small_table(args: argparse.Namespace) -> int:
+    """The small-layout table: the exact optimum beside the clairvoyant share and
+    every strategy's win rate, one row per layout."""
+    layouts = args.layout or list(SMALL_LAYOUTS)
+    with _bad_arguments(args.parser):
+        rules_of = {text: acesup.Rules.parse(text) for text in layouts}
+        strategies = args.strategy or _registry_strategies(rules_of[layouts[0]])
+        for rules in rules_of.values():
+            acesup.compare(strategies, 0, rules, args.seed, threads=args.threads)  # checks them all
+    lines = [
+        "Small layouts: *optimum* is the exact probability that a perfect player who never sees the stock "
+        "wins a random deal (acesup.optimal); the other cells are win rates in % with 95% Wilson intervals "
+        f"over games 0 to {args.games - 1:,} of seed {args.seed}, the same deals for every column. "
+        "*solvable* is the clairvoyant solver's share (it knows the order of the stock), the upper bound.",
+        "",
+        "| layout | optimum | solvable | " + " | ".join(strategies) + " |",
+        "| --- | ---: | ---: | " + " | ".join("---:" for _ in strategies) + " |",
+    ]
+    for text in layouts:
+        rules = rules_of[text]
+        started = time.monotonic()
+        optimum = acesup.optimal(rules, threads=args.threads)
+        seconds = time.monotonic() - started
+        solvable = acesup.solvability(args.games, rules, args.seed, threads=args.threads,
+                                      node_limit=args.node_limit, time_limit=args.time_limit)
+        comparison = acesup.compare(strategies, args.games, rules, args.seed, threads=args.threads)
+        cells = [f"{100 * float(optimum):.2f} = {optimum} ({seconds:.1f} s)",
+                 _percent(solvable.rate, solvable.ci95)]
+        cells += [_percent(stats.win_rate, stats.ci95) for stats in comparison.stats.values()]
+        lines.append(f"| {text} | " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    print("\n".join(lines))
+    return 0
+
+
+def _cost_per_game(strategy: str, rules: Any, seed: int) -> float:
+    """Seconds a game of ``strategy`` takes on one thread: games played in doubling
+    batches until a batch lasts a quarter of a second."""
+    games = 16
+    while True:
+        started = time.perf_counter()
+        acesup.simulate(games, strategy, rules, seed, threads=1)
+        seconds = time.perf_counter() - started
+        if seconds >= 0.25:
+            return seconds / games
+        games *= 2
+
+
+def _players_table(args: argparse.Namespace) -> int:
+    """The full-deck table of the players: every registry strategy that plays the
+    rules, its win rate, its paired difference against lookahead on the same deals,
+    its cost per game, and the clairvoyant share as the upper bound."""
+    with _bad_arguments(args.parser):
+        rules = acesup.Rules.parse(args.rules)
+        strategies = args.strategy or _registry_strategies(rules)
+        if "lookahead" not in strategies:
+            strategies.append("lookahead")
+        acesup.compare(strategies, 0, rules, args.seed, threads=args.threads)  # checks them all
+    costs = {name: _cost_per_game(name, rules, args.seed) for name in strategies}
+    comparison = acesup.compare(strategies, args.games, rules, args.seed, threads=args.threads)
+    pairs = {(pair.a, pair.b): pair for pair in comparison.pairs}
+    lines = [
+        f"Players under `{rules}`: win rates in % with 95% Wilson intervals; a strategy under "
+        f"{CHEAP_SECONDS * 1e6:g} us a game plays games 0 to {args.cheap_games - 1:,} of seed {args.seed}, the "
+        f"others games 0 to {args.games - 1:,}. *vs lookahead*: the paired difference in win rate, in points, "
+        f"on games 0 to {args.games - 1:,} (95% interval, McNemar's p). *cost*: one thread.",
+        "",
+        "| player | games | win % | vs lookahead | cost per game |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name in strategies:
+        stats = comparison.stats[name]
+        if costs[name] < CHEAP_SECONDS and args.cheap_games > args.games:
+            stats = acesup.simulate(args.cheap_games, name, rules, args.seed, threads=args.threads)
+        if name == "lookahead":
+            versus = "0"
+        else:
+            pair = pairs.get((name, "lookahead"))
+            sign = 1
+            if pair is None:
+                pair, sign = pairs[("lookahead", name)], -1
+            low, high = sorted((sign * pair.ci95[0], sign * pair.ci95[1]))
+            versus = f"{100 * sign * pair.diff:+.2f} ({100 * low:+.2f} to {100 * high:+.2f}), p {pair.p_value:.2g}"
+        lines.append(f"| {name} | {stats.games:,} | {_percent(stats.win_rate, stats.ci95)} | {versus} | "
+                     f"{costs[name] * 1e6:,.1f} us |")
+    solvable = acesup.solvability(args.games, rules, args.seed, threads=args.threads,
+                                  node_limit=args.node_limit, time_limit=args.time_limit)
+    lines.append(f"| clairvoyant (solvable, upper bound) | {solvable.games:,} | "
+                 f"{_percent(solvable.rate, solvable.ci95)} | | |")
+    print("\n".join(lines))
+    return 0
+
+
 def _table(args: argparse.Namespace) -> int:
+    if args.small:
+        return _small_table(args)
+    if args.players:
+        return _players_table(args)
     strategies = args.strategy or list(TABLE_STRATEGIES)
     with _bad_arguments(args.parser):
         acesup.compare(strategies, 0, None, args.seed, threads=args.threads)  # checks them all
@@ -749,7 +864,9 @@ Run acesup COMMAND --help for the options of a command.""")
         epilog="""examples:
   acesup table > results.md
   acesup table --games 100000 --seed 1
-  acesup table --games 1000 --strategy greedy --strategy lookahead --node-limit 1e5""")
+  acesup table --games 1000 --strategy greedy --strategy lookahead --node-limit 1e5
+  acesup table --small --games 100000
+  acesup table --players --games 20000 --cheap-games 1e6""")
     table.add_argument("--games", type=games_count(), default=10_000, metavar="N",
                        help="deals per rules (default 10000; at most 2**64)")
     table.add_argument("--seed", type=_seed, default=0, metavar="K", help="master seed (default 0)")
@@ -761,6 +878,20 @@ Run acesup COMMAND --help for the options of a command.""")
                        help="positions the solver may search per deal (default 1e6)")
     table.add_argument("--time-limit", type=_seconds, metavar="S",
                        help="seconds the solver may search per deal (default: no limit)")
+    table.add_argument("--small", action="store_true",
+                       help="the small layouts instead: the exact optimum (acesup.optimal), the clairvoyant "
+                            "share and every strategy of the registry that plays them")
+    table.add_argument("--layout", action="append", metavar="RULES",
+                       help=f"with --small: a layout row as rules text, repeatable (default: "
+                            f"{'; '.join(SMALL_LAYOUTS)})")
+    table.add_argument("--players", action="store_true",
+                       help="the players under one rules instead (--rules, default standard): every registry "
+                            "strategy with its paired difference against lookahead, its cost per game and the "
+                            "clairvoyant share; --games paired deals (use 20000), --cheap-games for the cheap ones")
+    table.add_argument("--rules", default="standard", metavar="RULES", help="with --players: the rules text")
+    table.add_argument("--cheap-games", type=games_count(), default=1_000_000, metavar="N",
+                       help=f"with --players: games of a strategy under {CHEAP_SECONDS * 1e6:g} us a game "
+                            f"(default 1e6)")
     table.set_defaults(run=_table, parser=table)
 
     winnable = commands.add_parser(

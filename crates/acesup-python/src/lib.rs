@@ -17,6 +17,7 @@ mod errors;
 mod game;
 mod interrupt;
 mod moves;
+mod optimal;
 mod protocols;
 mod rng;
 mod rules;
@@ -58,5 +59,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         std::mem::size_of::<acesup::position::Position>(),
     )?;
     m.add_function(wrap_pyfunction!(solver::plain_solvability, m)?)?;
+    m.add_function(wrap_pyfunction!(optimal::optimal, m)?)?;
     Ok(())
 }

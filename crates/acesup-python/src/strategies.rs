@@ -58,6 +58,8 @@ py_methods!(PyBuiltinStrategy [] {
         // game's lock keeps other threads off this game; a cut decision gives back
         // the draws it took, so the game is as it was.
         let (py, game, builtin) = (game.py(), game.get(), &self.builtin);
+        let rules = *game.game().position().rules();
+        crate::optimal::prepare(py, builtin, rules)?;
         let chosen = quickly_or_interruptible(py, || {
             let mut game = game.game();
             let stream = *game.rng();
@@ -172,6 +174,7 @@ pub fn simulate(
     }
     let run = match strategy {
         StrategyArg::Builtin(builtin) => {
+            crate::optimal::prepare(py, &builtin, rules)?;
             let pool = Pool::new(threads).or_py()?;
             let mut run = ChunkedRun::new(rules, seed, start, games, pool.threads(), keep_scores);
             // Ctrl-C raises the run's flag, which stops the chunk under way within

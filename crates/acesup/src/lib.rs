@@ -19,6 +19,7 @@
 //! - [`cancel`]: a run's cancel flag, seen inside the long decisions (Ctrl-C).
 //! - [`batch`]: many seeded games stepped at once, for a policy outside the engine (BATCH.md).
 //! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
+//! - [`optimal`]: the exact optimum without clairvoyance and its table (OPTIMAL.md).
 
 pub mod batch;
 pub mod cancel;
@@ -26,6 +27,7 @@ pub mod cards;
 pub mod deals;
 pub mod game;
 pub mod moves;
+pub mod optimal;
 pub mod pool;
 pub mod position;
 pub mod rng;

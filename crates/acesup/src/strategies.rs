@@ -16,6 +16,7 @@
 use crate::cancel;
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::moves::{Move, MAX_PILES};
+use crate::optimal;
 use crate::position::{PlayOut, Position};
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
@@ -468,6 +469,24 @@ impl Decide for Hindsight {
     }
 }
 
+/// `"optimal"`: the move of a perfect player who never sees the stock, from the
+/// table of the game's rules (computed the first time, then kept): the first in
+/// R3 order of the moves of the best value. Draws nothing. Layouts of more than
+/// [`optimal::STRATEGY_MAX_DECK`] cards, and `relocate_single=True`, are refused
+/// ([`optimal::strategy_table`]); the bindings compute the table before a game starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Optimal;
+
+impl Strategy for Optimal {
+    fn choose(&self, pos: &Position, _rng: &mut Rng) -> Option<Move> {
+        let progress = optimal::Progress::default();
+        let table = optimal::strategy_table(*pos.rules(), &progress)
+            .unwrap_or_else(|e| panic!("{}", e.message))
+            .expect("never cancelled");
+        table.best_move(pos, &progress)
+    }
+}
+
 /// A built-in strategy with its parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Builtin {
@@ -478,6 +497,7 @@ pub enum Builtin {
     Lookahead(Lookahead),
     MonteCarlo(MonteCarlo),
     Hindsight(Hindsight),
+    Optimal(Optimal),
 }
 
 /// `$body` with `$s` bound to the strategy of whichever variant `$builtin` is.
@@ -491,6 +511,7 @@ macro_rules! each_builtin {
             Builtin::Lookahead($s) => $body,
             Builtin::MonteCarlo($s) => $body,
             Builtin::Hindsight($s) => $body,
+            Builtin::Optimal($s) => $body,
         }
     };
 }
@@ -505,6 +526,7 @@ impl Builtin {
         "lookahead",
         "montecarlo",
         "hindsight",
+        "optimal",
     ];
 
     /// Parse a spec, `"name"` or `"name:key=value,key=value"` (white space around
@@ -563,7 +585,17 @@ impl Builtin {
                     stock,
                 }))
             }
+            "optimal" => plain(Builtin::Optimal(Optimal)),
             _ => unreachable!("every name of NAMES has its arm"),
+        }
+    }
+
+    /// `StrategyError` when the built-in does not play the layout of `rules`
+    /// (`"optimal"` beyond its reach); the others play every layout.
+    pub fn plays(&self, rules: &crate::rules::Rules) -> Result<()> {
+        match self {
+            Builtin::Optimal(_) => crate::optimal::refusal(rules).map_or(Ok(()), Err),
+            _ => Ok(()),
         }
     }
 
@@ -577,6 +609,7 @@ impl Builtin {
             Builtin::Lookahead(_) => "lookahead",
             Builtin::MonteCarlo(_) => "montecarlo",
             Builtin::Hindsight(_) => "hindsight",
+            Builtin::Optimal(_) => "optimal",
         }
     }
 }
@@ -714,7 +747,7 @@ mod tests {
             (
                 "rand",
                 "unknown strategy 'rand': expected one of 'random', 'noop', 'simple', 'greedy', 'lookahead', \
-                 'montecarlo', 'hindsight', or a callable strategy(game) -> Move",
+                 'montecarlo', 'hindsight', 'optimal', or a callable strategy(game) -> Move",
             ),
             (
                 "montecarlo:playouts=0",
@@ -960,6 +993,9 @@ mod tests {
             .enumerate()
             {
                 let rules = Rules::parse(rules).unwrap();
+                if builtin.plays(&rules).is_err() {
+                    continue; // "optimal" beyond its reach
+                }
                 let mut game = Game::from_seed(k as u64, rules);
                 while let Some(mv) = game.ask(&builtin) {
                     game.play(mv).unwrap();

@@ -3,7 +3,7 @@
 It implements docs/RULES.md, docs/RNG.md and docs/API.md to the letter and is
 the readable source of truth that the native engine (``acesup``) reproduces draw
 for draw. The modules mirror the native engine's: cards, rules, rng, game,
-strategies, stats, simulate, solver.
+strategies, stats, simulate, solver, optimal.
 """
 
 from ..compare import Comparison, Pair, compare_in
@@ -14,6 +14,7 @@ from .cards import Card
 from .deals import deck_from_kpat, deck_from_pysol
 from .game import Game
 from .moves import Move
+from .optimal import optimal
 from .rng import Rng, deck_from_seed, game_seed
 from .rules import Rules
 from .simulate import simulate
@@ -37,6 +38,7 @@ __all__ = [
     "solvability",
     "Solvability",
     "solve_deals",
+    "optimal",
     "strategy",
     "BuiltinStrategy",
     "compare",

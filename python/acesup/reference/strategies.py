@@ -21,12 +21,14 @@ from ..errors import IllegalMoveError, MoveError, StrategyError
 from .cards import Card
 from .game import Game
 from .moves import Move
+from .optimal import strategy_table
 from .rng import shuffle_slice
 from .rules import is_top_rank
 from .solver import solve
 
 __all__ = ["Strategy", "Decide", "StrategyArg", "BuiltinStrategy", "strategy_arg", "strategy", "Random", "Noop",
-           "Simple", "Greedy", "Lookahead", "MonteCarlo", "Hindsight"]
+           "Simple", "Greedy", "Lookahead", "MonteCarlo", "Hindsight", "Optimal",
+           "builtin_names"]
 
 Strategy = Callable[[Game], Move]
 Factory = Callable[..., Strategy]
@@ -47,6 +49,12 @@ def _builtin(name: str) -> Callable[[Factory], Factory]:
     return register
 
 
+def builtin_names() -> tuple[str, ...]:
+    """The names of the registered built-ins, in registration order (the same in
+    both engines)."""
+    return tuple(_BUILTINS)
+
+
 def _check_parameters(name: str, params: dict[str, str], allowed: tuple[str, ...] = ()) -> None:
     """``StrategyError`` if ``params`` holds a parameter that strategy ``name``
     does not take."""
@@ -57,8 +65,8 @@ def _check_parameters(name: str, params: dict[str, str], allowed: tuple[str, ...
 
 
 def _plain_builtin(name: str) -> Callable[[type[D]], type[D]]:
-    """Registers the decorated ``Decide`` class as the built-in ``name``, which takes
-    no parameters."""
+    """Registers the decorated strategy class (a ``Decide``, or ``Optimal``) as the
+    built-in ``name``, which takes no parameters."""
     def register(cls: type[D]) -> type[D]:
         def factory(**params: str) -> Strategy:
             _check_parameters(name, params)
@@ -226,7 +234,7 @@ class Decide:
         return first if first.kind == "discard" else self.decide(game)
 
 
-D = TypeVar("D", bound=Decide)
+D = TypeVar("D", bound=Callable[[Game], Move])
 
 
 def _play_forced_discards(game: Game) -> int:
@@ -499,3 +507,16 @@ def _hindsight(samples: str = "64", nodes: str = "20000", stock: str = "24", **p
     return Hindsight(_count_parameter("hindsight", "samples", samples, MAX_PLAYOUTS),
                      _count_parameter("hindsight", "nodes", nodes, MAX_NODES),
                      _count_parameter("hindsight", "stock", stock, MAX_NODES))
+
+
+@_plain_builtin("optimal")
+@dataclass(frozen=True)
+class Optimal:
+    """``"optimal"`` (OPTIMAL.md): the first legal move in R3 order of the best
+    value in the table of the game's rules, computed the first time. It reads
+    the set of the stock's cards, never their order. Draws nothing. Not a
+    ``Decide``: the table weighs the discards too."""
+
+    def __call__(self, game: Game) -> Move:
+        table = strategy_table(game.rules)
+        return table.best_move(game.piles, frozenset(game.stock))

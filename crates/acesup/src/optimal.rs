@@ -1,0 +1,773 @@
+//! The exact optimum without clairvoyance (docs/OPTIMAL.md): the probability that
+//! a perfect player who never sees the stock wins a uniformly random deal, by
+//! expectimax over the visible positions, and the `"optimal"` strategy that plays
+//! from its table.
+//!
+//! A visible position is the piles and the set of unseen cards (the stock, whose
+//! order is uniform; the discards are the cards in neither). A decision takes the
+//! best move; a deal is a chance node that averages over the ordered tuples of
+//! unseen cards it may put on its piles. Values are exact: a position with n
+//! unseen cards stores its probability of a win times n!, an integer (a deal of k
+//! cards sums the values of its n!/(n-k)! outcomes, each scaled by (n-k)!).
+//!
+//! The memo holds the positions that start a round (just after a deal) and the
+//! chance nodes (just before one), each under a canonical key: the least encoding
+//! over the relabellings of the suits and the permutations of the piles that the
+//! next deals cannot tell apart (both proved to keep the value in OPTIMAL.md).
+//! The moves within a round are searched with a memo of the round's own. The
+//! chance nodes run their outcomes on rayon's threads.
+
+use crate::cards::Card;
+use crate::moves::{Move, MAX_PILES};
+use crate::position::Position;
+use crate::rules::{self, DealTo, LegalMoves, Rules, Tableau};
+use crate::{Error, ErrorKind, Result};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The largest deck the tables can hold: 5 bits a card in a key's 128 bits of
+/// piles, and n! of the stock below 2⁶⁴ (20 cards).
+pub const MAX_DECK: usize = 24;
+
+/// The largest deck the `"optimal"` strategy computes a table for, within
+/// minutes on two cores (RESULTS.md, the frontier).
+pub const STRATEGY_MAX_DECK: usize = 16;
+
+/// The `ValueError` of a layout whose deck is larger than `most` cards.
+pub fn out_of_reach(rules: &Rules, most: usize) -> Error {
+    Error::new(
+        ErrorKind::Value,
+        format!(
+            "the exact optimum is out of reach for {} suits x {} ranks ({} cards): it is computed for decks of at most {most} cards",
+            rules.suits,
+            rules.ranks,
+            rules.deck_size()
+        ),
+    )
+}
+
+/// What a computation reports while it runs, read by another thread: the opening
+/// deals (distinct up to symmetry) solved of those there are, and the positions
+/// stored. `cancel` stops it (the bindings raise it on Ctrl-C).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: AtomicU64,
+    pub total: AtomicU64,
+    pub states: AtomicU64,
+    pub cancel: AtomicBool,
+}
+
+impl Progress {
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// The exact optimum: `numerator / denominator` (denominator D!, not reduced).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Optimum {
+    pub numerator: u128,
+    pub denominator: u128,
+    /// The positions in the memo (round starts and chance nodes).
+    pub states: u64,
+}
+
+/// The exact optimum of `rules`, on rayon's threads of the caller's pool when
+/// `parallel` (see [`Table::compute`]); `None` when `progress.cancel` stopped it.
+/// `ValueError` for a deck of more than [`MAX_DECK`] cards.
+pub fn optimal(rules: Rules, parallel: bool, progress: &Progress) -> Result<Option<Optimum>> {
+    Ok(Table::compute(rules, parallel, progress)?.map(|table| table.optimum))
+}
+
+// ---------------------------------------------------------------------------
+// Visible positions
+
+/// A visible position: the piles (card indices, bottom to top) and the unseen
+/// cards (bit i for card index i). `Copy`: the search copies instead of undoing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Visible {
+    rules: Rules,
+    heights: [u8; MAX_PILES],
+    piles: [[u8; MAX_DECK]; MAX_PILES],
+    unseen: u64,
+}
+
+impl Tableau for Visible {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn height(&self, p: usize) -> usize {
+        usize::from(self.heights[p])
+    }
+
+    fn card_from_top(&self, p: usize, index: usize) -> Card {
+        Card::new(self.piles[p][self.height(p) - 1 - index])
+    }
+
+    fn top_bit(&self, p: usize) -> u64 {
+        match self.height(p) {
+            0 => 0,
+            _ => rules::top_bit(self.card_from_top(p, 0), self.rules.ace_high),
+        }
+    }
+
+    fn tops(&self) -> u64 {
+        (0..usize::from(self.rules.piles)).fold(0, |m, p| m | self.top_bit(p))
+    }
+
+    fn stock_left(&self) -> usize {
+        self.unseen.count_ones() as usize
+    }
+
+    fn empty_piles(&self) -> usize {
+        (0..usize::from(self.rules.piles))
+            .filter(|&p| self.heights[p] == 0)
+            .count()
+    }
+}
+
+impl Visible {
+    /// Before the first deal: every pile empty, every card unseen.
+    fn start(rules: Rules) -> Visible {
+        Visible {
+            rules,
+            heights: [0; MAX_PILES],
+            piles: [[0; MAX_DECK]; MAX_PILES],
+            unseen: rules.deck().iter().fold(0, |m, c| m | 1 << c.index()),
+        }
+    }
+
+    /// What a player sees of `pos`: its piles and the set of its stock's cards.
+    fn of(pos: &Position) -> Visible {
+        let mut v = Visible {
+            unseen: pos.stock().iter().fold(0, |m, c| m | 1 << c.index()),
+            ..Visible::start(pos.rules)
+        };
+        for p in 0..pos.piles() {
+            for &card in pos.pile(p).iter() {
+                v.push(p, card.index() as u8);
+            }
+        }
+        v
+    }
+
+    fn push(&mut self, p: usize, card: u8) {
+        self.piles[p][self.height(p)] = card;
+        self.heights[p] += 1;
+    }
+
+    /// The position after `mv`, a legal discard or fill.
+    fn after(&self, mv: Move) -> Visible {
+        let mut v = *self;
+        match mv {
+            Move::Discard(p) => v.heights[usize::from(p)] -= 1,
+            Move::Fill { src, dst, index } => {
+                let (src, h) = (usize::from(src), v.height(usize::from(src)));
+                let at = h - 1 - index as usize;
+                let card = v.piles[src][at];
+                v.piles[src].copy_within(at + 1..h, at);
+                v.heights[src] -= 1;
+                v.push(usize::from(dst), card);
+            }
+            Move::Deal => unreachable!("a deal is a chance node"),
+        }
+        v
+    }
+
+    /// Whether `mv` moves a pile's only card (`relocate_single`): it only renames piles.
+    fn relocates(&self, mv: Move) -> bool {
+        matches!(mv, Move::Fill { src, .. } if self.heights[usize::from(src)] == 1)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Keys and symmetries
+
+/// A position's encoding: the cards of its piles in order, 5 bits each (compact
+/// index + 1), and the heights (5 bits each) with the unseen cards (compact bits)
+/// above them. Bit 63 marks a chance node (the value of dealing now).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Key(u128, u64);
+
+const CHANCE: u64 = 1 << 63;
+
+/// A fast hasher for keys (FxHash's multiply).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
+    }
+}
+
+type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
+
+/// What the keys of a layout need: each card's compact index (suit × R + rank
+/// place, 0..D) and the suit relabellings.
+struct Layout {
+    rules: Rules,
+    compact: [u8; 52],
+    /// Every permutation of the S suits: `perm[s]` is the new number of suit s.
+    perms: Vec<[u8; 4]>,
+}
+
+impl Layout {
+    fn new(rules: Rules) -> Layout {
+        let mut compact = [0u8; 52];
+        let ranks = rules.ranks;
+        for card in rules.deck() {
+            let place = rules::strength(card, &rules) + ranks - 1 - rules::TOP_STRENGTH;
+            compact[card.index()] = card.suit() as u8 * ranks + place;
+        }
+        Layout {
+            rules,
+            compact,
+            perms: permutations(usize::from(rules.suits)),
+        }
+    }
+
+    /// The groups of piles that the deals to come cannot tell apart (OPTIMAL.md):
+    /// `groups[p]` is the first pile of p's group; a group is a run of piles.
+    /// Under `deal_to="all"` with a stock of n, the last deal reaches only the first
+    /// n mod P piles: those piles form one group and the others another. Under
+    /// `"empty"` only an empty stock leaves the piles interchangeable.
+    fn groups(&self, stock: usize) -> [u8; MAX_PILES] {
+        let piles = usize::from(self.rules.piles);
+        let mut groups = [0u8; MAX_PILES];
+        let split = match self.rules.deal_to {
+            DealTo::All => stock % piles,
+            DealTo::Empty if stock == 0 => 0,
+            DealTo::Empty => {
+                for (p, g) in groups.iter_mut().enumerate() {
+                    *g = p as u8;
+                }
+                return groups;
+            }
+        };
+        for (p, g) in groups.iter_mut().enumerate().take(piles) {
+            *g = if p < split { 0 } else { split as u8 };
+        }
+        groups
+    }
+
+    /// The encoding of `v` with its suits renamed by `perm`, its piles in the order
+    /// `order`.
+    fn encode(&self, v: &Visible, perm: &[u8; 4], order: &[usize]) -> Key {
+        let ranks = self.rules.ranks;
+        let rename = |card: u8| {
+            let c = self.compact[usize::from(card)];
+            perm[usize::from(c / ranks)] * ranks + c % ranks
+        };
+        let (mut cards, mut meta) = (0u128, 0u64);
+        for &p in order {
+            for &card in &v.piles[p][..v.height(p)] {
+                cards = cards << 5 | u128::from(rename(card) + 1);
+            }
+            meta = meta << 5 | u64::from(v.heights[p]);
+        }
+        let mut unseen = v.unseen;
+        while unseen != 0 {
+            let card = unseen.trailing_zeros() as u8;
+            meta |= 1 << (25 + rename(card));
+            unseen &= unseen - 1;
+        }
+        Key(cards, meta)
+    }
+
+    /// The encoding of `v` as it is, for the memo of a round (no symmetry).
+    fn raw(&self, v: &Visible) -> Key {
+        let order: Vec<usize> = (0..usize::from(self.rules.piles)).collect();
+        self.encode(v, &[0, 1, 2, 3], &order)
+    }
+
+    /// The canonical key of `v`: the least encoding over every suit relabelling,
+    /// with the piles of each group sorted by their renamed cards (bottom first, a
+    /// pile before its extensions).
+    fn canonical(&self, v: &Visible) -> Key {
+        let piles = usize::from(self.rules.piles);
+        let groups = self.groups(v.stock_left());
+        let ranks = self.rules.ranks;
+        let mut best: Option<Key> = None;
+        for perm in &self.perms {
+            // Each pile's renamed cards, left-aligned in a u128, so that numbers
+            // order as the sequences do.
+            let mut codes = [0u128; MAX_PILES];
+            for (p, code) in codes.iter_mut().enumerate().take(piles) {
+                for (i, &card) in v.piles[p][..v.height(p)].iter().enumerate() {
+                    let c = self.compact[usize::from(card)];
+                    let renamed = perm[usize::from(c / ranks)] * ranks + c % ranks;
+                    *code |= u128::from(renamed + 1) << (5 * (MAX_DECK - 1 - i));
+                }
+            }
+            let mut order: [usize; MAX_PILES] = [0, 1, 2, 3, 4];
+            order[..piles].sort_by_key(|&p| (groups[p], codes[p], p));
+            let key = self.encode(v, perm, &order[..piles]);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+        best.expect("at least one suit")
+    }
+}
+
+/// Every permutation of `0..n` (n ≤ 4), padded to 4 entries.
+fn permutations(n: usize) -> Vec<[u8; 4]> {
+    fn extend(prefix: &mut Vec<u8>, n: usize, out: &mut Vec<[u8; 4]>) {
+        if prefix.len() == n {
+            let mut perm = [0, 1, 2, 3];
+            perm[..n].copy_from_slice(prefix);
+            out.push(perm);
+            return;
+        }
+        for s in 0..n as u8 {
+            if !prefix.contains(&s) {
+                prefix.push(s);
+                extend(prefix, n, out);
+                prefix.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut Vec::new(), n, &mut out);
+    out
+}
+
+/// Calls `f` on each outcome of the deal from `v`: every ordered tuple of unseen
+/// cards on the receiving piles (R2.3), in order of card index.
+fn each_outcome(v: &Visible, f: &mut impl FnMut(Visible)) {
+    fn place(v: Visible, targets: u8, f: &mut impl FnMut(Visible)) {
+        if targets == 0 {
+            return f(v);
+        }
+        let p = targets.trailing_zeros() as usize;
+        let mut unseen = v.unseen;
+        while unseen != 0 {
+            let card = unseen.trailing_zeros() as u8;
+            unseen &= unseen - 1;
+            let mut next = v;
+            next.unseen &= !(1 << card);
+            next.push(p, card);
+            place(next, targets & (targets - 1), f);
+        }
+    }
+    place(*v, rules::deal_targets(v), f);
+}
+
+/// n! (n ≤ 20).
+fn factorial(n: usize) -> u64 {
+    (1..=n as u64).product()
+}
+
+// ---------------------------------------------------------------------------
+// The table
+
+/// How many shards the memo is split into, each behind its own lock.
+const SHARDS: usize = 256;
+
+/// The memo of a layout, filled by [`Table::compute`]: the values of the round
+/// starts and chance nodes, scaled by n!, and the optimum at the root.
+pub struct Table {
+    layout: Layout,
+    shards: Vec<Mutex<KeyMap<u64>>>,
+    /// Whether the chance nodes run their outcomes on rayon's threads (not on a
+    /// pool of one thread).
+    parallel: bool,
+    pub optimum: Optimum,
+}
+
+impl Table {
+    /// The table of `rules`; `None` when cancelled. With `parallel` the chance
+    /// nodes run on rayon's threads (those of the pool the caller installed, or
+    /// the global one), else all on the calling thread. `ValueError` for a deck of
+    /// more than [`MAX_DECK`] cards.
+    pub fn compute(rules: Rules, parallel: bool, progress: &Progress) -> Result<Option<Table>> {
+        if rules.deck_size() > MAX_DECK {
+            return Err(out_of_reach(&rules, MAX_DECK));
+        }
+        let mut table = Table {
+            layout: Layout::new(rules),
+            shards: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(),
+            parallel,
+            optimum: Optimum {
+                numerator: 0,
+                denominator: 0,
+                states: 0,
+            },
+        };
+        let root = Visible::start(rules);
+        let outcomes = table.outcomes(&root);
+        progress
+            .total
+            .store(outcomes.len() as u64, Ordering::Relaxed);
+        let value = |&(count, v): &(u64, Visible)| {
+            let w = table.round(&v, progress)?;
+            progress.done.fetch_add(1, Ordering::Relaxed);
+            Some(u128::from(count) * u128::from(w))
+        };
+        let numerator = if parallel {
+            outcomes
+                .par_iter()
+                .map(value)
+                .try_reduce(|| 0, |a, b| Some(a + b))
+        } else {
+            outcomes
+                .iter()
+                .map(value)
+                .try_fold(0, |a, b| b.map(|b| a + b))
+        };
+        let Some(numerator) = numerator.filter(|_| !progress.cancelled()) else {
+            return Ok(None);
+        };
+        table.optimum = Optimum {
+            numerator,
+            denominator: (1..=rules.deck_size() as u128).product(),
+            states: table.states(),
+        };
+        Ok(Some(table))
+    }
+
+    /// The number of positions in the memo.
+    fn states(&self) -> u64 {
+        self.shards
+            .iter()
+            .map(|s| s.lock().expect("memo lock").len() as u64)
+            .sum()
+    }
+
+    fn shard(&self, key: &Key) -> &Mutex<KeyMap<u64>> {
+        let mut h = KeyHasher::default();
+        h.write_u128(key.0);
+        h.write_u64(key.1);
+        &self.shards[(h.finish() >> 56) as usize % SHARDS]
+    }
+
+    fn lookup(&self, key: &Key) -> Option<u64> {
+        self.shard(key).lock().expect("memo lock").get(key).copied()
+    }
+
+    fn store(&self, key: Key, value: u64, progress: &Progress) {
+        if self
+            .shard(&key)
+            .lock()
+            .expect("memo lock")
+            .insert(key, value)
+            .is_none()
+        {
+            progress.states.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The outcomes of the deal from `v`, each once up to symmetry, with how many
+    /// of the ordered tuples of unseen cards lead to it.
+    fn outcomes(&self, v: &Visible) -> Vec<(u64, Visible)> {
+        let mut found: KeyMap<(u64, Visible)> = KeyMap::default();
+        let mut order: Vec<Key> = Vec::new();
+        each_outcome(v, &mut |o| {
+            let key = self.layout.canonical(&o);
+            found
+                .entry(key)
+                .and_modify(|(count, _)| *count += 1)
+                .or_insert_with(|| {
+                    order.push(key);
+                    (1, o)
+                });
+        });
+        order.iter().map(|key| found[key]).collect()
+    }
+
+    /// The value of dealing from `v` (scaled by the factorial of its stock): the
+    /// sum of its outcomes' values. `None` when cancelled.
+    fn chance(&self, v: &Visible, progress: &Progress) -> Option<u64> {
+        if progress.cancelled() {
+            return None;
+        }
+        let mut key = self.layout.canonical(v);
+        key.1 |= CHANCE;
+        if let Some(w) = self.lookup(&key) {
+            return Some(w);
+        }
+        let outcomes = self.outcomes(v);
+        let value = |&(count, o): &(u64, Visible)| Some(count * self.round(&o, progress)?);
+        let w = if self.parallel && outcomes.len() >= 16 {
+            outcomes
+                .par_iter()
+                .map(value)
+                .try_reduce(|| 0, |a, b| Some(a + b))?
+        } else {
+            outcomes
+                .iter()
+                .map(value)
+                .try_fold(0, |a, b| b.map(|b| a + b))?
+        };
+        self.store(key, w, progress);
+        Some(w)
+    }
+
+    /// The value of `v`, a position that starts a round (scaled by n!).
+    fn round(&self, v: &Visible, progress: &Progress) -> Option<u64> {
+        let key = self.layout.canonical(v);
+        if let Some(w) = self.lookup(&key) {
+            return Some(w);
+        }
+        let w = self.decide(v, &mut KeyMap::default(), progress)?;
+        if progress.cancelled() {
+            return None;
+        }
+        self.store(key, w, progress);
+        Some(w)
+    }
+
+    /// The value of `v` within a round: the best of its moves, the deal a chance
+    /// node; a won end is worth 1 (0! = 1), a lost one 0. Under `relocate_single`
+    /// the positions that lone-card moves reach from each other are searched as
+    /// one: those moves can be undone and only rename piles, so they all share a
+    /// value, the best of their other moves.
+    fn decide(&self, v: &Visible, local: &mut KeyMap<u64>, progress: &Progress) -> Option<u64> {
+        let raw = self.layout.raw(v);
+        if let Some(&w) = local.get(&raw) {
+            return Some(w);
+        }
+        let full = factorial(v.stock_left());
+        let mut members = vec![(raw, *v)];
+        let mut best = 0;
+        let mut i = 0;
+        while i < members.len() && best < full {
+            let member = members[i].1;
+            i += 1;
+            let moves = LegalMoves::of(&member);
+            if moves.is_empty() {
+                best = best.max(u64::from(rules::is_won(&member)));
+                continue;
+            }
+            for mv in moves.iter() {
+                let w = match mv {
+                    Move::Deal => self.chance(&member, progress)?,
+                    _ if member.relocates(mv) => {
+                        let next = member.after(mv);
+                        let key = self.layout.raw(&next);
+                        if !members.iter().any(|(k, _)| *k == key) {
+                            members.push((key, next));
+                        }
+                        continue;
+                    }
+                    _ => self.decide(&member.after(mv), local, progress)?,
+                };
+                best = best.max(w);
+                if best == full {
+                    break;
+                }
+            }
+        }
+        for (key, _) in members {
+            local.insert(key, best);
+        }
+        Some(best)
+    }
+
+    /// The move a perfect player makes in `pos` (a game not over, without
+    /// `relocate_single`): the first in R3 order of the legal moves of the best
+    /// value. `None` when cancelled.
+    pub fn best_move(&self, pos: &Position, progress: &Progress) -> Option<Move> {
+        let v = Visible::of(pos);
+        let mut local = KeyMap::default();
+        let mut best: Option<(Move, u64)> = None;
+        for mv in LegalMoves::of(&v).iter() {
+            let w = match mv {
+                Move::Deal => self.chance(&v, progress)?,
+                _ => self.decide(&v.after(mv), &mut local, progress)?,
+            };
+            if best.is_none_or(|(_, b)| w > b) {
+                best = Some((mv, w));
+            }
+        }
+        best.map(|(mv, _)| mv)
+    }
+}
+
+/// The `StrategyError` of a layout that the `"optimal"` strategy does not play: a
+/// deck of more than [`STRATEGY_MAX_DECK`] cards, or `relocate_single=True`.
+pub fn refusal(rules: &Rules) -> Option<Error> {
+    if rules.deck_size() > STRATEGY_MAX_DECK {
+        let error = out_of_reach(rules, STRATEGY_MAX_DECK);
+        return Some(Error::new(
+            ErrorKind::Strategy,
+            format!("strategy 'optimal': {}", error.message),
+        ));
+    }
+    rules.relocate_single.then(|| {
+        Error::new(
+            ErrorKind::Strategy,
+            "strategy 'optimal' does not play relocate_single=True: a lone card's moves tie with the moves they lead to",
+        )
+    })
+}
+
+/// The tables of the `"optimal"` strategy, computed once per layout.
+static TABLES: Mutex<Vec<(Rules, Arc<Table>)>> = Mutex::new(Vec::new());
+
+/// The table of `rules` for the `"optimal"` strategy, computed on all cores the
+/// first time (cancelled by `progress.cancel`: `Ok(None)`), then kept.
+/// `StrategyError` for a deck of more than [`STRATEGY_MAX_DECK`] cards or for
+/// `relocate_single=True`.
+pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Table>>> {
+    refusal(&rules).map_or(Ok(()), Err)?;
+    if let Some((_, table)) = TABLES
+        .lock()
+        .expect("tables lock")
+        .iter()
+        .find(|(r, _)| *r == rules)
+    {
+        return Ok(Some(table.clone()));
+    }
+    let Some(table) = Table::compute(rules, true, progress)? else {
+        return Ok(None);
+    };
+    let table = Arc::new(table);
+    TABLES
+        .lock()
+        .expect("tables lock")
+        .push((rules, table.clone()));
+    Ok(Some(table))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(rules: Rules) -> (u128, u128) {
+        let o = optimal(rules, false, &Progress::default())
+            .unwrap()
+            .unwrap();
+        (o.numerator, o.denominator)
+    }
+
+    /// The plain expectimax: every legal move, every ordered outcome of a deal, no
+    /// memo and no symmetry; values as probabilities times n!.
+    fn plain(v: &Visible) -> u64 {
+        let moves = LegalMoves::of(v);
+        if moves.is_empty() {
+            return u64::from(rules::is_won(v));
+        }
+        let mut best = 0;
+        for mv in moves.iter() {
+            let w = match mv {
+                Move::Deal => {
+                    let mut sum = 0;
+                    each_outcome(v, &mut |o| sum += plain(&o));
+                    sum
+                }
+                _ if v.relocates(mv) => continue,
+                _ => plain(&v.after(mv)),
+            };
+            best = best.max(w);
+        }
+        best
+    }
+
+    fn small_layouts() -> Vec<Rules> {
+        let mut out = Vec::new();
+        for (suits, ranks, piles) in [(4, 2, 4), (2, 3, 4), (3, 2, 5)] {
+            for fill in [
+                rules::FillRule::Top,
+                rules::FillRule::Ace,
+                rules::FillRule::Any,
+            ] {
+                for deal in [
+                    rules::DealRule::Free,
+                    rules::DealRule::Stuck,
+                    rules::DealRule::Any,
+                ] {
+                    for deal_to in [DealTo::All, DealTo::Empty] {
+                        for ace_high in [true, false] {
+                            out.push(Rules {
+                                fill,
+                                deal,
+                                deal_to,
+                                ace_high,
+                                suits,
+                                ranks,
+                                piles,
+                                ..Rules::standard()
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn agrees_with_the_plain_expectimax() {
+        for rules in small_layouts() {
+            let (numerator, denominator) = value(rules);
+            let plain = u128::from(plain(&Visible::start(rules)));
+            let d = (1..=rules.deck_size() as u128).product::<u128>();
+            assert_eq!(denominator, d);
+            assert_eq!(numerator, plain, "{rules}");
+        }
+    }
+
+    #[test]
+    fn threads_do_not_change_the_value() {
+        let rules = Rules {
+            suits: 3,
+            ranks: 3,
+            ..Rules::standard()
+        };
+        let progress = Progress::default();
+        let one = optimal(rules, false, &progress).unwrap().unwrap();
+        let two = optimal(rules, true, &progress).unwrap().unwrap();
+        assert_eq!(
+            (one.numerator, one.denominator),
+            (two.numerator, two.denominator)
+        );
+    }
+
+    #[test]
+    fn cancel_stops_it_and_big_decks_are_refused() {
+        let progress = Progress::default();
+        progress.cancel.store(true, Ordering::Relaxed);
+        let rules = Rules {
+            ranks: 3,
+            ..Rules::standard()
+        };
+        assert_eq!(optimal(rules, false, &progress).unwrap(), None);
+        let err = optimal(Rules::standard(), false, &Progress::default()).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Value);
+        assert!(
+            err.message.contains("4 suits x 13 ranks (52 cards)"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn permutations_are_all_there() {
+        for (n, count) in [(1, 1), (2, 2), (3, 6), (4, 24)] {
+            let perms = permutations(n);
+            assert_eq!(perms.len(), count);
+            let mut sorted = perms.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), count);
+        }
+    }
+}

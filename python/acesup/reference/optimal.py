@@ -1,0 +1,157 @@
+"""The exact optimum without clairvoyance (docs/OPTIMAL.md), written plainly: a
+memoised expectimax over the visible positions, with exact fractions and no
+symmetry, which checks the native engine's on the layouts it can do.
+
+A visible position is the piles and the set of unseen cards (the stock, in an
+order that is uniform to the player); the discards are the cards in neither. A
+decision takes the best legal move; a deal averages over the ordered tuples of
+unseen cards it may put on its receiving piles. Under ``relocate_single`` the
+positions that moves of a lone card reach from each other share one value, the
+best of their other moves (those moves can be undone and only rename piles).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from itertools import permutations
+
+from ..arguments import int_arg, rules_arg
+from ..errors import StrategyError
+from .cards import Card
+from .moves import Move
+from .position import Position
+from .rules import Rules, deal_targets, is_won, legal_moves
+
+__all__ = ["optimal", "Table", "MAX_DECK", "STRATEGY_MAX_DECK", "strategy_table"]
+
+MAX_DECK = 24  # the native tables' limit (5 bits a card, n! of the stock below 2**64)
+STRATEGY_MAX_DECK = 16  # the largest deck the "optimal" strategy computes a table for
+
+Piles = tuple[tuple[Card, ...], ...]
+Key = tuple[Piles, frozenset[Card]]
+
+
+def out_of_reach(rules: Rules, most: int) -> str:
+    """The message of a layout whose deck holds more than ``most`` cards."""
+    return (f"the exact optimum is out of reach for {rules.suits} suits x {rules.ranks} ranks "
+            f"({rules.deck_size()} cards): it is computed for decks of at most {most} cards")
+
+
+class Table:
+    """The memo of one layout: the value of every visible position met, as a
+    Fraction (the probability that perfect play wins from there)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.memo: dict[Key, Fraction] = {}
+
+    def _position(self, piles: Piles, unseen: frozenset[Card]) -> Position:
+        # The rules read the stock's length only: any order of the unseen cards does.
+        return Position(self.rules, [list(pile) for pile in piles], sorted(unseen), [])
+
+    def chance(self, piles: Piles, unseen: frozenset[Card]) -> Fraction:
+        """The value of dealing now: the mean over the ordered tuples of unseen
+        cards that the deal may put on its receiving piles."""
+        targets = deal_targets(self._position(piles, unseen))
+        receiving = [p for p in range(self.rules.piles) if targets >> p & 1]
+        total, count = Fraction(0), 0
+        for cards in permutations(sorted(unseen), len(receiving)):
+            after = [list(pile) for pile in piles]
+            for p, card in zip(receiving, cards):
+                after[p].append(card)
+            total += self.value(tuple(map(tuple, after)), unseen - frozenset(cards))
+            count += 1
+        return total / count
+
+    def after(self, piles: Piles, unseen: frozenset[Card], move: Move) -> Fraction:
+        """The value of playing ``move`` (legal) from the position."""
+        if move.kind == "deal":
+            return self.chance(piles, unseen)
+        work = self._position(piles, unseen)
+        work.apply(move)
+        return self.value(tuple(map(tuple, work.piles)), unseen)
+
+    def value(self, piles: Piles, unseen: frozenset[Card]) -> Fraction:
+        """The value of the position: 1 or 0 at the end of a game, else the best
+        of its moves (the lone-card moves joining their positions into one)."""
+        key = (piles, unseen)
+        if key in self.memo:
+            return self.memo[key]
+        members = [piles]
+        best = Fraction(0)
+        for member in members:  # grows while it is read: the positions lone-card moves reach
+            position = self._position(member, unseen)
+            moves = legal_moves(position)
+            if not moves:
+                best = max(best, Fraction(int(is_won(position))))
+            for move in moves:
+                if move.kind == "fill" and len(member[move.src]) == 1:
+                    work = self._position(member, unseen)
+                    work.apply(move)
+                    reached = tuple(map(tuple, work.piles))
+                    if reached not in members:
+                        members.append(reached)
+                    continue
+                best = max(best, self.after(member, unseen, move))
+        for member in members:
+            self.memo[(member, unseen)] = best
+        return best
+
+    def root(self, progress: Callable[[int, int, int], object] | None = None) -> Fraction:
+        """The value of a uniformly random deal: the mean over the opening deals,
+        reporting ``progress(done, total, states)`` after each."""
+        deck = frozenset(self.rules.deck())
+        openings = list(permutations(sorted(deck), self.rules.piles))
+        total = Fraction(0)
+        for done, cards in enumerate(openings, 1):
+            total += self.value(tuple((card,) for card in cards), deck - frozenset(cards))
+            if progress is not None:
+                progress(done, len(openings), len(self.memo))
+        return total / len(openings)
+
+    def best_move(self, piles: Piles, unseen: frozenset[Card]) -> Move:
+        """The first legal move in R3 order of the best value."""
+        moves = legal_moves(self._position(piles, unseen))
+        values = [self.after(piles, unseen, move) for move in moves]
+        return moves[values.index(max(values))]
+
+
+def optimal(rules: Rules | None, *, threads: int | None = None,
+            progress: Callable[[int, int, int], object] | None = None) -> Fraction:
+    """The exact probability, a Fraction, that a perfect player who never sees the
+    stock wins a uniformly random deal of ``rules`` (docs/OPTIMAL.md).
+
+    ``threads`` (None or an int >= 1) is checked and otherwise ignored: this
+    engine runs on one thread. ``progress``, None or a callable, is called as
+    ``progress(done, total, states)`` after each opening deal. ``ValueError`` for
+    a deck of more than 24 cards; ``TypeError`` for an argument of the wrong type.
+    """
+    rules = rules_arg(rules, Rules)
+    if threads is not None:
+        int_arg(threads, "threads", 1)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable progress(done, total, states), "
+                        f"got {type(progress).__name__}")
+    if rules.deck_size() > MAX_DECK:
+        raise ValueError(out_of_reach(rules, MAX_DECK))
+    return Table(rules).root(progress)
+
+
+_TABLES: dict[Rules, Table] = {}
+
+
+def strategy_table(rules: Rules) -> Table:
+    """The table the ``"optimal"`` strategy plays from under ``rules``, filled the
+    first time, then kept. ``StrategyError`` for a deck of more than 16 cards or
+    ``relocate_single=True``."""
+    if rules.deck_size() > STRATEGY_MAX_DECK:
+        raise StrategyError(f"strategy 'optimal': {out_of_reach(rules, STRATEGY_MAX_DECK)}")
+    if rules.relocate_single:
+        raise StrategyError("strategy 'optimal' does not play relocate_single=True: "
+                            "a lone card's moves tie with the moves they lead to")
+    if rules not in _TABLES:
+        table = Table(rules)
+        table.root()
+        _TABLES[rules] = table
+    return _TABLES[rules]
