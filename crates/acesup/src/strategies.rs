@@ -6,7 +6,7 @@
 //! [`Builtin`] names the built-ins and parses their `"name:key=value,..."` specs.
 //! To add one: write a type that implements [`Decide`] (or [`Strategy`]), add a
 //! variant to [`Builtin`] and to the `each_builtin!` macro, its name to
-//! [`Builtin::NAMES`], and an arm to [`Builtin::parse`] that reads its parameters
+//! [`builtin_names`], and an arm to [`Builtin::parse`] that reads its parameters
 //! with [`Params`].
 //!
 //! The words of STRATEGIES.md are functions here, as in the reference engine:
@@ -516,9 +516,10 @@ macro_rules! each_builtin {
     };
 }
 
-impl Builtin {
-    /// The names of the built-ins, in the order messages list them.
-    pub const NAMES: &'static [&'static str] = &[
+/// The names of the built-ins, in the order messages list them (and the
+/// reference engine's registry holds them).
+pub fn builtin_names() -> &'static [&'static str] {
+    &[
         "random",
         "noop",
         "simple",
@@ -527,8 +528,10 @@ impl Builtin {
         "montecarlo",
         "hindsight",
         "optimal",
-    ];
+    ]
+}
 
+impl Builtin {
     /// Parse a spec, `"name"` or `"name:key=value,key=value"` (white space around
     /// the parts and the case of the name are ignored): `StrategyError` for an
     /// unknown name, a malformed parameter list, an unknown parameter or a bad value.
@@ -538,8 +541,8 @@ impl Builtin {
             None => (spec, None),
         };
         let name = strip(head).to_lowercase();
-        if !Builtin::NAMES.contains(&name.as_str()) {
-            let known: Vec<String> = Builtin::NAMES.iter().map(|n| py_repr(n)).collect();
+        if !builtin_names().contains(&name.as_str()) {
+            let known: Vec<String> = builtin_names().iter().map(|n| py_repr(n)).collect();
             return Err(strategy_error(format!(
                 "unknown strategy {}: expected one of {}, or a callable strategy(game) -> Move",
                 py_repr(strip(head)),
@@ -586,7 +589,7 @@ impl Builtin {
                 }))
             }
             "optimal" => plain(Builtin::Optimal(Optimal)),
-            _ => unreachable!("every name of NAMES has its arm"),
+            _ => unreachable!("every name of builtin_names() has its arm"),
         }
     }
 
@@ -975,7 +978,7 @@ mod tests {
     /// with the layout's cards (STRATEGIES.md holds for any P, S and R).
     #[test]
     fn every_builtin_plays_every_layout() {
-        for spec in Builtin::NAMES.iter().map(|n| n.to_string()).chain([
+        for spec in builtin_names().iter().map(|n| n.to_string()).chain([
             "montecarlo:playouts=2".into(),
             "hindsight:samples=2,stock=52".into(),
         ]) {
