@@ -77,3 +77,16 @@ pub fn quickly_or_interruptible<T: Send>(
             .expect("only Ctrl-C cuts the work there, and then interruptible raised")),
     }
 }
+
+/// Runs `work` where Ctrl-C stops it ([`interruptible`]), with the
+/// run's cancel flag in `limits`, which the search looks at.
+pub fn search<T: Send>(
+    py: Python<'_>,
+    limits: &mut acesup::solver::Limits,
+    work: impl FnOnce(&acesup::solver::Limits) -> T + Send,
+) -> PyResult<T> {
+    let flag = new_flag();
+    limits.cancel = Some(flag.clone());
+    let limits = &*limits;
+    interruptible(py, &flag, || work(limits))
+}

@@ -97,19 +97,6 @@ fn limits_arg(
     })
 }
 
-/// Runs `work` where Ctrl-C stops it ([`interrupt::interruptible`]), with the
-/// run's cancel flag in `limits`, which the search looks at.
-pub(crate) fn interruptible<T: Send>(
-    py: Python<'_>,
-    limits: &mut solver::Limits,
-    work: impl FnOnce(&solver::Limits) -> T + Send,
-) -> PyResult<T> {
-    let flag = interrupt::new_flag();
-    limits.cancel = Some(flag.clone());
-    let limits = &*limits;
-    interrupt::interruptible(py, &flag, || work(limits))
-}
-
 py_methods!(PySolution [value] {
     #[new]
     #[pyo3(signature = (winnable, moves = Arg::Omitted, nodes = Arg::Omitted), text_signature = "(winnable, moves=(), nodes=0)")]
@@ -284,7 +271,7 @@ pub fn solve(
     let solution = match py.detach(|| solver::solve_quickly(&position, &limits)) {
         Ok(solution) => solution,
         Err(mut limits) => {
-            interruptible(py, &mut limits, |limits| solver::solve(&position, limits))?
+            interrupt::search(py, &mut limits, |limits| solver::solve(&position, limits))?
         }
     };
     Ok(PySolution(solution))
@@ -323,7 +310,7 @@ pub fn solvability(
         ))
     })?;
     let pool = Pool::new(threads).or_py()?;
-    let tally = interruptible(py, &mut limits, |limits| {
+    let tally = interrupt::search(py, &mut limits, |limits| {
         solver::solvability(&pool, rules, seed, start, games, limits)
     })?;
     // Only a cancelled run has no tally, and then `interruptible` raised.

@@ -4,7 +4,7 @@
 use crate::arguments::{repr, type_name};
 use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::OrPyErr;
-use crate::solver::interruptible;
+use crate::interrupt;
 use acesup::position::Position;
 use acesup::simulate::Pool;
 use acesup::solver;
@@ -86,7 +86,7 @@ impl PyDealVerdicts {
             let (program, rules, first, step, pool) =
                 (run.program, run.rules, run.next, run.step, &run.pool);
             let number = |i: u64| first + step * i128::from(i);
-            let found = interruptible(py, &mut run.limits, |limits| {
+            let found = interrupt::search(py, &mut run.limits, |limits| {
                 let position = |i| {
                     let deck = (program.deck)(number(i)).expect("the numbers were checked");
                     Position::from_deck(&deck, rules)
