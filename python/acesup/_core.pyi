@@ -29,6 +29,7 @@ __all__ = [
     "DealVerdicts",
     "solve_deals",
     "POSITION_BYTES",
+    "_plain_solvability",
     "optimal",
 ]
 
@@ -357,6 +358,7 @@ def solvability(
     node_limit: int | None = None,
     time_limit: float | None = None,
 ) -> Solvability: ...
+def _plain_solvability(games: int, rules: Rules, seed: int) -> Solvability: ...
 
 @final
 class DealVerdicts:
