@@ -9,7 +9,7 @@
 //! implement it. The plain versions the fast ones must agree
 //! with are in the tests at the bottom.
 
-use crate::cards::{py_repr, strip, Card, SUIT_NAMES};
+use crate::cards::{py_repr, strip, Card, DECK_SIZE, SUIT_NAMES};
 use crate::moves::{Move, MAX_PILES};
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
@@ -398,8 +398,16 @@ impl Rules {
     }
 
     /// The layout's deck in index order (R1.4): what the shuffle of RNG.md starts from.
+    /// One allocation of the exact size, and no test of each card for the full deck
+    /// (the solver's batches make one a deal).
     pub fn deck(&self) -> Vec<Card> {
-        Card::all().filter(|&c| self.has_card(c)).collect()
+        let size = self.deck_size();
+        if size == DECK_SIZE {
+            return Card::all().collect();
+        }
+        let mut deck = Vec::with_capacity(size);
+        deck.extend(Card::all().filter(|&c| self.has_card(c)));
+        deck
     }
 }
 
