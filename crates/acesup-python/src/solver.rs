@@ -16,7 +16,7 @@ use acesup::simulate::Pool;
 use acesup::solver::{self, Solvability};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyRange, PyString, PyTuple, PyType};
 
 /// What `solve` found, an immutable value (docs/API.md, Solution).
 #[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solution")]
@@ -327,7 +327,6 @@ pub fn solvability(
 #[pyfunction]
 #[pyo3(signature = (deals, numbers, rules = None, *, threads = None, node_limit = None, time_limit = None))]
 pub fn solve_deals(
-    py: Python<'_>,
     deals: &Bound<'_, PyAny>,
     numbers: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
@@ -336,8 +335,7 @@ pub fn solve_deals(
     time_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDealVerdicts> {
     let program = program_arg(deals)?;
-    let range = py.import("builtins")?.getattr("range")?;
-    if !numbers.is_instance(&range)? {
+    if !numbers.is_instance_of::<PyRange>() {
         return Err(PyTypeError::new_err(format!(
             "numbers must be a range of deal numbers, such as range(1, 1001), got {}",
             type_name(numbers)
