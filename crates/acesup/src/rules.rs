@@ -589,6 +589,14 @@ pub fn stronger_bits(bit: u64) -> u64 {
     LANE_ENDS.wrapping_sub(bit << 1)
 }
 
+/// Given a card's [`top_bit`], the bits of the weaker cards of its suit: those
+/// below it in its lane. 0 for no card.
+#[inline]
+pub fn weaker_bits(bit: u64) -> u64 {
+    let lane = 0xffff_u64.checked_shl(bit.trailing_zeros() & !15).unwrap_or(0);
+    bit.wrapping_sub(1) & lane
+}
+
 /// The bits of the four top-rank cards (strength 12 in each lane).
 pub const TOP_RANK_BITS: u64 = 1 << 12 | 1 << 28 | 1 << 44 | 1 << 60;
 

@@ -864,7 +864,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// be discarded (S3 decides about them, or with the deal open they are branches).
     fn close(&mut self, s: &mut State<N, P>) -> u8 {
         if self.deal_is_open(s) {
-            return self.deal.discards(s);
+            return self.close_open(s);
         }
         let rules = self.deal.rules;
         let stock_left = self.deal.stock_left(s);
@@ -916,6 +916,57 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             }
             return all;
         }
+    }
+
+    /// S11: with the deal open, play the discards of cards that are the lowest of
+    /// their suit still in play (in the piles or the stock), where the proof allows
+    /// them: under `deal_to="all"`, and with lone cards free to move or the card not
+    /// alone under `fill="top"` or `"ace"`. Returns the piles that may still be
+    /// discarded, every one a branch (S10).
+    fn close_open(&mut self, s: &mut State<N, P>) -> u8 {
+        let rules = self.deal.rules;
+        loop {
+            let all = self.deal.discards(s);
+            if all == 0 || rules.deal_to != DealTo::All {
+                return all;
+            }
+            let mut allowed = all;
+            if !rules.relocate_single {
+                if rules.fill == FillRule::Any {
+                    return all;
+                }
+                allowed &= (0..P).fold(0, |m, p| m | u8::from(s.heights[p] >= 2) << p);
+            }
+            let in_play = self.in_play(s);
+            let lowest = (0..P).fold(0u8, |m, p| {
+                let bit = self.deal.bits[usize::from(s.tops[p])];
+                m | u8::from(in_play & rules::weaker_bits(bit) == 0) << p
+            });
+            let forced = allowed & lowest;
+            if forced == 0 {
+                return all;
+            }
+            if self.record {
+                self.buffers.line.extend(
+                    (0..P as u8)
+                        .filter(|p| forced >> p & 1 == 1)
+                        .map(Move::Discard),
+                );
+            }
+            s.discard_tops(forced);
+        }
+    }
+
+    /// The bits (`rules::top_bits`) of the cards still in play: in the piles or in
+    /// the stock.
+    fn in_play(&self, s: &State<N, P>) -> u64 {
+        let bits = self.deal.bits;
+        let stock = self.deal.stock[usize::from(s.dealt)..]
+            .iter()
+            .fold(0, |m, &c| m | bits[usize::from(c)]);
+        (0..P).fold(stock, |m, p| {
+            s.pile(p).iter().fold(m, |m, &c| m | bits[usize::from(c)])
+        })
     }
 
     /// S9: with the stock empty under `fill="top"` or `"ace"`, a fill into the first
@@ -994,8 +1045,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// deal before its discards.
     fn stock_is_doomed(&self) -> bool {
         let rules = self.deal.rules;
-        if rules.deal == DealRule::Any || rules.deal_to == DealTo::Empty {
+        if rules.deal_to == DealTo::Empty {
             return false;
+        }
+        if rules.deal == DealRule::Any {
+            return self.stock_is_doomed_for_any();
         }
         let stock = self.deal.stock.len();
         let deals = stock.div_ceil(P);
@@ -1025,6 +1079,38 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                     .iter()
                     .any(|&c| !rules::is_top_rank(Card::new(c), &rules))
             })
+        })
+    }
+
+    /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
+    /// before its discards. Take the last k deals, the first of them a whole one. If
+    /// no card of that first deal has a stronger card of its suit anywhere in the k
+    /// deals on another pile, and not all of them are of the top rank, the game is
+    /// lost: those cards cover every pile, and while they stay, the top cards are
+    /// cards of the k deals, none of which can discard them, and no pile is empty
+    /// to take them.
+    fn stock_is_doomed_for_any(&self) -> bool {
+        let bits = self.deal.bits;
+        let stock = &self.deal.stock;
+        let deals = stock.len().div_ceil(P);
+        (1..=deals).any(|k| {
+            let first = (deals - k) * P;
+            if first + P > stock.len() {
+                return false;
+            }
+            let mut on_pile = [0u64; P];
+            for (i, &c) in stock[first..].iter().enumerate() {
+                on_pile[i % P] |= bits[usize::from(c)];
+            }
+            let all = on_pile.iter().fold(0, |m, &b| m | b);
+            let stuck = (0..P).all(|p| {
+                let bit = bits[usize::from(stock[first + p])];
+                rules::stronger_bits(bit) & all & !on_pile[p] == 0
+            });
+            stuck
+                && stock[first..first + P]
+                    .iter()
+                    .any(|&c| !rules::is_top_rank(Card::new(c), &self.deal.rules))
         })
     }
 
