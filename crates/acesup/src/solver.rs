@@ -600,20 +600,31 @@ impl Solver {
 
     /// Solve `pos` (see [`solve`]).
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Solution {
-        let deal = Deal::of(pos);
-        // A pile gets a card from a deal only when it is empty (then it holds one
-        // card, as after a fill) or when the deal is one of the at most ⌈stock / P⌉
-        // that reach piles that are not empty (R2.3, under both `deal_to`).
-        let piles = usize::from(deal.rules.piles);
-        let deals_left = pos.stock().len().div_ceil(piles);
-        let small = (0..piles).all(|p| pos.height(p).max(1) + deals_left <= SMALL);
-        let (b, l) = (&mut self.buffers, limits);
-        let winnable = match (small, piles) {
-            (true, 4) => search(&deal, b, &mut self.small4, l, pos),
-            (true, _) => search(&deal, b, &mut self.small5, l, pos),
-            (false, 4) => search(&deal, b, &mut self.large4, l, pos),
-            (false, _) => search(&deal, b, &mut self.large5, l, pos),
-        };
+        let mut deal = Deal::of(pos);
+        let begun = Instant::now();
+        let mut spent = 0;
+        let mut winnable = None;
+        if deal.rules.deal == DealRule::Any {
+            // Every move that `deal="free"` allows, `"any"` allows too, so a win under
+            // "free" is a win; its search, whose discards are forced, finds one far
+            // sooner (SOLVER.md, *Free deals first*). The budget is shared.
+            deal.rules.deal = DealRule::Free;
+            winnable = self.search(&deal, pos, limits).filter(|&won| won);
+            spent = self.buffers.nodes;
+            deal.rules.deal = DealRule::Any;
+        }
+        if winnable.is_none() {
+            let rest = Limits {
+                nodes: limits.nodes.map(|n| n.saturating_sub(spent)),
+                time: limits.time.map(|t| t.saturating_sub(begun.elapsed())),
+                cancel: limits.cancel.clone(),
+            };
+            winnable = if rest.nodes == Some(0) || rest.time == Some(Duration::ZERO) {
+                None
+            } else {
+                self.search(&deal, pos, &rest)
+            };
+        }
         let moves = match winnable {
             Some(true) => finish(pos, &self.buffers.line),
             _ => Vec::new(),
@@ -621,7 +632,25 @@ impl Solver {
         Solution {
             winnable,
             moves,
-            nodes: self.buffers.nodes,
+            nodes: spent + self.buffers.nodes,
+        }
+    }
+
+    /// The verdict on `pos` under the rules of `deal`, by the search compiled for
+    /// its number of piles and the room its piles need; the line in `buffers.line`.
+    fn search(&mut self, deal: &Deal, pos: &Position, limits: &Limits) -> Option<bool> {
+        // A pile gets a card from a deal only when it is empty (then it holds one
+        // card, as after a fill) or when the deal is one of the at most ⌈stock / P⌉
+        // that reach piles that are not empty (R2.3, under both `deal_to`).
+        let piles = usize::from(deal.rules.piles);
+        let deals_left = pos.stock().len().div_ceil(piles);
+        let small = (0..piles).all(|p| pos.height(p).max(1) + deals_left <= SMALL);
+        let (b, l) = (&mut self.buffers, limits);
+        match (small, piles) {
+            (true, 4) => search(deal, b, &mut self.small4, l, pos),
+            (true, _) => search(deal, b, &mut self.small5, l, pos),
+            (false, 4) => search(deal, b, &mut self.large4, l, pos),
+            (false, _) => search(deal, b, &mut self.large5, l, pos),
         }
     }
 }
