@@ -860,6 +860,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 return Ok(Settled::Won);
             }
             self.count_node()?;
+            // S13, where a deal may come at any time: otherwise S1-S5 and S8 leave
+            // little for it to find.
+            if OPEN && s.empty() == 0 && self.deal.rules.deal_to == DealTo::All && self.locked(s) {
+                return Ok(Settled::Lost);
+            }
             // With no pile empty and nothing to discard, only the deal can be legal.
             if s.empty() != 0 || discards != 0 {
                 let legal = self.deal.legal(s, discards);
@@ -1109,6 +1114,68 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                     .any(|&c| !rules::is_top_rank(Card::new(c), &rules))
             })
         })
+    }
+
+    /// S13: with no pile empty, under `deal_to="all"`, whether the game is lost
+    /// because no pile can ever be emptied and a card that is not of the top rank
+    /// can never leave. `removable` grows to every card that might ever be
+    /// discarded before a pile is empty: a card that every card above it on its
+    /// pile might leave, with a stronger card of its suit that might be on top of
+    /// another pile then (a stock card dealt there, or a card of that pile with
+    /// only removable cards above it).
+    fn locked(&self, s: &State<N, P>) -> bool {
+        let bits = self.deal.bits;
+        // Under deal_to="all", stock card i goes to pile i mod P (R2.3), and
+        // `dealt` is a multiple of P while the stock lasts.
+        let mut dealt_to = [0u64; P];
+        for (i, &c) in self.deal.stock[usize::from(s.dealt)..].iter().enumerate() {
+            dealt_to[i % P] |= bits[usize::from(c)];
+        }
+        let mut removable = 0u64;
+        loop {
+            // The cards that might come to the top of each pile: from its top
+            // down to the first card that is not removable.
+            let reach: [u64; P] = std::array::from_fn(|p| {
+                let mut m = 0;
+                for &c in s.pile(p).iter().rev() {
+                    m |= bits[usize::from(c)];
+                    if removable & bits[usize::from(c)] == 0 {
+                        break;
+                    }
+                }
+                m
+            });
+            let mut grown = removable;
+            for p in 0..P {
+                let elsewhere = (0..P)
+                    .filter(|&q| q != p)
+                    .fold(0, |m, q| m | reach[q] | dealt_to[q]);
+                let mut candidates = reach[p] & !removable;
+                while candidates != 0 {
+                    let bit = candidates & candidates.wrapping_neg();
+                    candidates &= candidates - 1;
+                    if rules::stronger_bits(bit) & elsewhere != 0 {
+                        grown |= bit;
+                    }
+                }
+            }
+            if grown == removable {
+                break;
+            }
+            removable = grown;
+        }
+        let mut doomed = false;
+        for p in 0..P {
+            let kept = s
+                .pile(p)
+                .iter()
+                .fold(0, |m, &c| m | bits[usize::from(c)] & !removable);
+            if kept == 0 {
+                return false;
+            }
+            doomed |= kept & !rules::TOP_RANK_BITS != 0;
+        }
+        doomed
     }
 
     /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
