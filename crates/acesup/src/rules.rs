@@ -1053,7 +1053,7 @@ pub(crate) fn all_rules() -> Vec<Rules> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::position::Position;
     use crate::rng::Rng;
