@@ -845,9 +845,16 @@ mod tests {
         for pos in crate::rules::tests::sample_positions(3000) {
             let plain: Vec<Move> = rules::legal_moves(&pos)
                 .into_iter()
-                .filter(|&mv| matches!(mv, Move::Fill { src, .. } if pos.height(usize::from(src)) >= 2))
+                .filter(
+                    |&mv| matches!(mv, Move::Fill { src, .. } if pos.height(usize::from(src)) >= 2),
+                )
                 .collect();
-            assert_eq!(real_fills(&pos).collect::<Vec<_>>(), plain, "{}", pos.to_text());
+            assert_eq!(
+                real_fills(&pos).collect::<Vec<_>>(),
+                plain,
+                "{}",
+                pos.to_text()
+            );
         }
     }
 
