@@ -56,6 +56,14 @@ pub trait Decide: Sync {
     /// `play_out` may deal without asking: none for a deterministic strategy.
     #[inline]
     fn draws_for_a_forced_deal(&self, _rng: &mut Rng) {}
+
+    /// The move that `decide` plays, when it depends on the legal moves alone (and
+    /// the stream), so that `play_out` may decide without storing its registers
+    /// ([`PlayOut::decide_from_moves`]); None (the default) when it reads the position.
+    #[inline]
+    fn decide_from_moves(&self, _moves: &LegalMoves, _rng: &mut Rng) -> Option<Move> {
+        None
+    }
 }
 
 impl<D: Decide> Strategy for D {
@@ -107,6 +115,11 @@ impl<D: Decide + ?Sized> PlayOut for Asking<'_, D> {
     fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move {
         self.strategy.decide(pos, moves, self.rng)
     }
+
+    #[inline]
+    fn decide_from_moves(&mut self, moves: &LegalMoves) -> Option<Move> {
+        self.strategy.decide_from_moves(moves, self.rng)
+    }
 }
 
 /// `"random"`: after the forced discards, a uniformly random legal move, with one
@@ -117,15 +130,28 @@ pub struct Random;
 impl Decide for Random {
     #[inline]
     fn decide(&self, _pos: &Position, moves: &LegalMoves, rng: &mut Rng) -> Move {
-        // Counted, not listed: `nth` finds the move that `legal_moves()[i]` would be.
-        let i = rng.below(moves.len() as u64);
-        moves.nth(i as usize)
+        Random::pick(moves, rng)
+    }
+
+    #[inline]
+    fn decide_from_moves(&self, moves: &LegalMoves, rng: &mut Rng) -> Option<Move> {
+        Some(Random::pick(moves, rng))
     }
 
     /// `below(1)`, which is always 0 and always takes one `next_u64()`.
     #[inline]
     fn draws_for_a_forced_deal(&self, rng: &mut Rng) {
         rng.skip(1);
+    }
+}
+
+impl Random {
+    /// Random's choice among `moves`, which are not empty.
+    #[inline]
+    fn pick(moves: &LegalMoves, rng: &mut Rng) -> Move {
+        // Counted, not listed: `nth` finds the move that `legal_moves()[i]` would be.
+        let i = rng.below(moves.len() as u64);
+        moves.nth(i as usize)
     }
 }
 
@@ -837,6 +863,38 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::rules::Rules;
+
+    /// Random's play-out, which decides in registers (`Position::play_out_piles`),
+    /// plays the game that asking `choose` move after move plays (the plain version:
+    /// the legal moves of the position in memory, then `apply`): the same piles,
+    /// stock, score and stream at the end, under every rule set of the family.
+    #[test]
+    fn random_play_out_is_choose_move_after_move() {
+        let all = crate::rules::all_rules();
+        let standard = std::iter::repeat_n(Rules::standard(), 500);
+        for (k, rules) in all.iter().copied().chain(standard).enumerate() {
+            for seed in [k as u64, 1000 + k as u64 * 7] {
+                let game = Game::from_seed(seed, rules);
+                let (mut plain, mut plain_rng) = (game.position().clone(), *game.rng());
+                while let Some(mv) = Random.choose(&plain, &mut plain_rng) {
+                    plain.apply(mv);
+                }
+                let (mut fast, mut rng) = (game.position().clone(), *game.rng());
+                Random.play_out(&mut fast, &mut rng);
+                fast.check_invariants();
+                let text = |pos: &Position| {
+                    pos.to_text()
+                        .split(' ')
+                        .take(2)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                assert_eq!(text(&fast), text(&plain), "seed {seed} under {rules}");
+                assert_eq!(fast.score(), plain.score(), "seed {seed} under {rules}");
+                assert_eq!(rng, plain_rng, "seed {seed} under {rules}");
+            }
+        }
+    }
 
     /// The listed real fills are the legal moves filtered as STRATEGIES.md words
     /// it, in R3 order, on positions of every layout and rule set.
