@@ -839,20 +839,38 @@ impl<const P: usize> Tops<P> {
         }
     }
 
-    /// Fill the empty pile `dst` with the top card of pile `src`.
+    /// Fill the empty pile `dst` with the top card of pile `src`. Every pile is
+    /// looked at, none picked by index: an index into the arrays would keep them in
+    /// memory rather than in registers for the whole loop.
     #[inline(always)]
     fn fill_top(&mut self, pos: &mut Position, src: usize, dst: usize) {
-        let card = self.top[src];
+        let card = (0..P).fold(
+            Card::NONE,
+            |card, p| if p == src { self.top[p] } else { card },
+        );
         let under = pos.below[at(card.index())];
-        self.top[src] = under;
-        self.bits[src] = pos.bit_of[under.index()];
-        self.heights[src] -= 1;
-        pos.below[at(card.index())] = Card::NONE;
-        self.top[dst] = card;
-        self.bits[dst] = pos.bit_of[card.index()];
-        self.heights[dst] += 1;
+        pos.below[at(card.index())] = Card::NONE; // `dst` is empty
+        let (under_bit, card_bit) = (pos.bit_of[under.index()], pos.bit_of[card.index()]);
+        for p in 0..P {
+            let (from, to) = (p == src, p == dst);
+            self.top[p] = if from {
+                under
+            } else if to {
+                card
+            } else {
+                self.top[p]
+            };
+            self.bits[p] = if from {
+                under_bit
+            } else if to {
+                card_bit
+            } else {
+                self.bits[p]
+            };
+            self.heights[p] = self.heights[p] - u8::from(from) + u8::from(to);
+        }
         // The card's bit moved from one pile to another: only the bit under it is new.
-        self.tops |= self.bits[src];
+        self.tops |= under_bit;
     }
 
     /// [`Position::discard_forced`]: rounds that each discard from every pile that
