@@ -568,7 +568,11 @@ impl Position {
             let step = loop {
                 hot.discard_rounds(self);
                 // With no empty pile no fill is legal: the deal is the only move, if any.
-                if hot.heights[..P].iter().all(|&h| h != 0) {
+                // One test of all the heights, not a branch per pile.
+                let empty = hot.heights[..P]
+                    .iter()
+                    .fold(0, |n, &h| n | u8::from(h == 0));
+                if empty == 0 {
                     if next == end {
                         break Step::Over;
                     }
@@ -844,29 +848,18 @@ impl<const P: usize> Tops<P> {
     /// memory rather than in registers for the whole loop.
     #[inline(always)]
     fn fill_top(&mut self, pos: &mut Position, src: usize, dst: usize) {
-        let card = (0..P).fold(
-            Card::NONE,
-            |card, p| if p == src { self.top[p] } else { card },
-        );
+        let card = (0..P).fold(Card::NONE, |card, p| {
+            select_unpredictable(p == src, self.top[p], card)
+        });
         let under = pos.below[at(card.index())];
         pos.below[at(card.index())] = Card::NONE; // `dst` is empty
         let (under_bit, card_bit) = (pos.bit_of[under.index()], pos.bit_of[card.index()]);
         for p in 0..P {
             let (from, to) = (p == src, p == dst);
-            self.top[p] = if from {
-                under
-            } else if to {
-                card
-            } else {
-                self.top[p]
-            };
-            self.bits[p] = if from {
-                under_bit
-            } else if to {
-                card_bit
-            } else {
-                self.bits[p]
-            };
+            let top = select_unpredictable(to, card, self.top[p]);
+            self.top[p] = select_unpredictable(from, under, top);
+            let bit = select_unpredictable(to, card_bit, self.bits[p]);
+            self.bits[p] = select_unpredictable(from, under_bit, bit);
             self.heights[p] = self.heights[p] - u8::from(from) + u8::from(to);
         }
         // The card's bit moved from one pile to another: only the bit under it is new.
