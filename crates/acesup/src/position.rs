@@ -885,9 +885,12 @@ impl<const P: usize> Tops<P> {
                 pos.discards[at(self.n)] = card; // kept only when discarded
                 self.n += usize::from(discarded);
                 let under = pos.below[at(card.index())];
-                // A select, not a branch: whether a pile goes is a coin toss.
+                // Selects, not branches: whether a pile goes is a coin toss. The bit
+                // of the card under is looked up before the round's mask is known,
+                // so that the next mask waits for the select only.
+                let under_bit = pos.bit_of[under.index()];
                 self.top[p] = select_unpredictable(discarded == 1, under, card);
-                self.bits[p] = pos.bit_of[self.top[p].index()];
+                self.bits[p] = select_unpredictable(discarded == 1, under_bit, self.bits[p]);
                 self.heights[p] -= discarded;
                 self.tops |= self.bits[p];
             }
