@@ -1052,8 +1052,12 @@ pub(crate) fn all_rules() -> Vec<Rules> {
     out
 }
 
+/// Positions of every rule set for the tests of other modules.
 #[cfg(test)]
-pub(crate) mod tests {
+pub(crate) use tests::sample_positions;
+
+#[cfg(test)]
+mod tests {
     use super::*;
     use crate::position::Position;
     use crate::rng::Rng;

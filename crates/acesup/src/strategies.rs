@@ -900,7 +900,7 @@ mod tests {
     /// it, in R3 order, on positions of every layout and rule set.
     #[test]
     fn real_fills_are_the_filtered_legal_moves() {
-        for pos in crate::rules::tests::sample_positions(3000) {
+        for pos in crate::rules::sample_positions(3000) {
             let plain: Vec<Move> = rules::legal_moves(&pos)
                 .into_iter()
                 .filter(
