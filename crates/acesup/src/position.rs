@@ -70,6 +70,13 @@ pub trait PlayOut {
     /// The move to play in `pos`, a game that is not over and in which no discard
     /// is legal; `moves` are its legal moves.
     fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move;
+    /// The move that [`PlayOut::decide`] plays, when it depends on `moves` alone
+    /// (random's does): then the loop need not store its registers to ask. None
+    /// (the default) when the strategy reads the position.
+    #[inline]
+    fn decide_from_moves(&mut self, _moves: &LegalMoves) -> Option<Move> {
+        None
+    }
 }
 
 /// The cards of a pile, bottom to top: a small copy, since a [`Position`] keeps its
@@ -535,19 +542,24 @@ impl Position {
     /// first (as [`Position::discard_forced`] does, in rounds) and decides the
     /// other moves: the hot loop of the play-outs, for a layout of `P` piles.
     ///
-    /// The commonest steps, the rounds of discards and a deal onto every pile, work
-    /// on a [`Tops`] copy held in registers, with the stock's start `next` and the
-    /// record `deal_starts` (the position's fields while the loop runs); any other
-    /// step (a decision, a short last deal) stores them back and plays through
-    /// [`Position::apply_piles`].
+    /// The commonest steps work on a [`Tops`] copy held in registers, with the
+    /// stock's start `next` and the record `deal_starts` (the position's fields
+    /// while the loop runs): the rounds of discards, a deal onto every pile, and the
+    /// decisions of a strategy that decides from the legal moves alone (random),
+    /// when it fills with a top card or deals onto every pile. The legal moves are
+    /// those of the registers' position ([`Hot`]), by the rules' own functions. Any
+    /// other step (a decision that reads the position, a short last deal, a buried
+    /// card's fill) stores them back and plays through [`Position::apply_piles`].
     #[inline]
     pub fn play_out_piles<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
         let end = usize::from(self.stock_end);
+        // Whether a deal with an empty pile puts a card on every pile.
+        let deal_to_all = self.rules.deal_to == DealTo::All;
         /// Where the steps in registers stop.
         enum Step {
             Over,
-            ShortDeal,
-            Decide,
+            Play(Move),
+            Decide(LegalMoves),
         }
         loop {
             let mut hot = Tops::<P>::load(self);
@@ -556,27 +568,42 @@ impl Position {
             let step = loop {
                 hot.discard_rounds(self);
                 // With no empty pile no fill is legal: the deal is the only move, if any.
-                if !(0..P).all(|p| hot.heights[p] != 0) {
-                    break Step::Decide;
-                }
-                if next == end {
-                    break Step::Over;
-                }
-                strategy.forced_deal();
-                if end - next < P {
-                    break Step::ShortDeal;
+                // One test of all the heights, not a branch per pile.
+                let empty = hot.heights[..P]
+                    .iter()
+                    .fold(0, |n, &h| n | u8::from(h == 0));
+                if empty == 0 {
+                    if next == end {
+                        break Step::Over;
+                    }
+                    strategy.forced_deal();
+                    if end - next < P {
+                        break Step::Play(Move::Deal);
+                    }
+                } else {
+                    let view = Hot {
+                        tops: &hot,
+                        pos: self,
+                        stock: end - next,
+                    };
+                    // No discard is legal after the rounds.
+                    let moves = LegalMoves::with_discards::<_, P>(&view, 0);
+                    if moves.is_empty() {
+                        break Step::Over;
+                    }
+                    match strategy.decide_from_moves(&moves) {
+                        None => break Step::Decide(moves),
+                        Some(Move::Fill { src, dst, index: 0 }) => {
+                            hot.fill_top(self, usize::from(src), usize::from(dst));
+                            continue;
+                        }
+                        Some(Move::Deal) if deal_to_all & (end - next >= P) => {}
+                        Some(mv) => break Step::Play(mv),
+                    }
                 }
                 // A deal onto every pile (so under either `deal_to`), recorded for undo.
                 deal_starts |= 1 << next;
-                hot.tops = 0;
-                for p in 0..P {
-                    let card = self.stock[at(next + p)];
-                    self.below[at(card.index())] = hot.top[p];
-                    hot.top[p] = card;
-                    hot.bits[p] = self.bit_of[card.index()];
-                    hot.heights[p] += 1;
-                    hot.tops |= hot.bits[p];
-                }
+                hot.deal_all(self, next);
                 next += P;
             };
             hot.store(self);
@@ -584,12 +611,8 @@ impl Position {
             self.deal_starts = deal_starts;
             match step {
                 Step::Over => return,
-                Step::ShortDeal => self.deal_piles::<P>(),
-                Step::Decide => {
-                    let moves = LegalMoves::of_piles::<Position, P>(self);
-                    if moves.is_empty() {
-                        return;
-                    }
+                Step::Play(mv) => self.apply_piles::<P>(mv),
+                Step::Decide(moves) => {
                     let mv = strategy.decide(self, &moves);
                     self.apply_piles::<P>(mv);
                 }
@@ -806,6 +829,43 @@ impl<const P: usize> Tops<P> {
         pos.empty = self.heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
     }
 
+    /// Deal `pos.stock[next..next + P]` onto the piles, one card each.
+    #[inline(always)]
+    fn deal_all(&mut self, pos: &mut Position, next: usize) {
+        self.tops = 0;
+        for p in 0..P {
+            let card = pos.stock[at(next + p)];
+            pos.below[at(card.index())] = self.top[p];
+            self.top[p] = card;
+            self.bits[p] = pos.bit_of[card.index()];
+            self.heights[p] += 1;
+            self.tops |= self.bits[p];
+        }
+    }
+
+    /// Fill the empty pile `dst` with the top card of pile `src`. Every pile is
+    /// looked at, none picked by index: an index into the arrays would keep them in
+    /// memory rather than in registers for the whole loop.
+    #[inline(always)]
+    fn fill_top(&mut self, pos: &mut Position, src: usize, dst: usize) {
+        let card = (0..P).fold(Card::NONE, |card, p| {
+            select_unpredictable(p == src, self.top[p], card)
+        });
+        let under = pos.below[at(card.index())];
+        pos.below[at(card.index())] = Card::NONE; // `dst` is empty
+        let (under_bit, card_bit) = (pos.bit_of[under.index()], pos.bit_of[card.index()]);
+        for p in 0..P {
+            let (from, to) = (p == src, p == dst);
+            let top = select_unpredictable(to, card, self.top[p]);
+            self.top[p] = select_unpredictable(from, under, top);
+            let bit = select_unpredictable(to, card_bit, self.bits[p]);
+            self.bits[p] = select_unpredictable(from, under_bit, bit);
+            self.heights[p] = self.heights[p] - u8::from(from) + u8::from(to);
+        }
+        // The card's bit moved from one pile to another: only the bit under it is new.
+        self.tops |= under_bit;
+    }
+
     /// [`Position::discard_forced`]: rounds that each discard from every pile that
     /// may be discarded (R2.1), without a branch per pile, until none may.
     #[inline(always)]
@@ -825,13 +885,67 @@ impl<const P: usize> Tops<P> {
                 pos.discards[at(self.n)] = card; // kept only when discarded
                 self.n += usize::from(discarded);
                 let under = pos.below[at(card.index())];
-                // A select, not a branch: whether a pile goes is a coin toss.
+                // Selects, not branches: whether a pile goes is a coin toss. The bit
+                // of the card under is looked up before the round's mask is known,
+                // so that the next mask waits for the select only.
+                let under_bit = pos.bit_of[under.index()];
                 self.top[p] = select_unpredictable(discarded == 1, under, card);
-                self.bits[p] = pos.bit_of[self.top[p].index()];
+                self.bits[p] = select_unpredictable(discarded == 1, under_bit, self.bits[p]);
                 self.heights[p] -= discarded;
                 self.tops |= self.bits[p];
             }
         }
+    }
+}
+
+/// The position that [`Position::play_out_piles`] holds in registers, as the rule
+/// functions read it: the tops and counts of `tops`, the cards under them in
+/// `pos`, `stock` cards in the stock.
+struct Hot<'a, const P: usize> {
+    tops: &'a Tops<P>,
+    pos: &'a Position,
+    stock: usize,
+}
+
+impl<const P: usize> Tableau for Hot<'_, P> {
+    #[inline(always)]
+    fn rules(&self) -> &Rules {
+        &self.pos.rules
+    }
+
+    #[inline(always)]
+    fn height(&self, p: usize) -> usize {
+        usize::from(self.tops.heights[p])
+    }
+
+    #[inline]
+    fn card_from_top(&self, p: usize, index: usize) -> Card {
+        (0..index).fold(self.tops.top[p], |card, _| self.pos.below[at(card.index())])
+    }
+
+    #[inline(always)]
+    fn top_bit(&self, p: usize) -> u64 {
+        self.tops.bits[p]
+    }
+
+    #[inline(always)]
+    fn tops(&self) -> u64 {
+        self.tops.tops
+    }
+
+    #[inline(always)]
+    fn stock_left(&self) -> usize {
+        self.stock
+    }
+
+    #[inline(always)]
+    fn empty_piles(&self) -> usize {
+        self.tops.heights[..P].iter().filter(|&&h| h == 0).count()
+    }
+
+    #[inline(always)]
+    fn empty_mask(&self) -> u8 {
+        (0..P).fold(0, |m, p| m | u8::from(self.tops.heights[p] == 0) << p)
     }
 }
 

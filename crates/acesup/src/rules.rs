@@ -1060,6 +1060,10 @@ pub(crate) fn all_rules() -> Vec<Rules> {
     out
 }
 
+/// Positions of every rule set for the tests of other modules.
+#[cfg(test)]
+pub(crate) use tests::sample_positions;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,12 +18,13 @@ use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::moves::{Move, MAX_PILES};
 use crate::optimal;
 use crate::position::{PlayOut, Position};
-use crate::rng::{shuffle_slice, Rng};
+use crate::rng::{mix, shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
 use crate::solver::{Limits, Solver};
 use crate::{Error, ErrorKind, Result};
 use std::cell::RefCell;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Decides the next move of a game.
 pub trait Strategy: Sync {
@@ -55,6 +56,14 @@ pub trait Decide: Sync {
     /// `play_out` may deal without asking: none for a deterministic strategy.
     #[inline]
     fn draws_for_a_forced_deal(&self, _rng: &mut Rng) {}
+
+    /// The move that `decide` plays, when it depends on the legal moves alone (and
+    /// the stream), so that `play_out` may decide without storing its registers
+    /// ([`PlayOut::decide_from_moves`]); None (the default) when it reads the position.
+    #[inline]
+    fn decide_from_moves(&self, _moves: &LegalMoves, _rng: &mut Rng) -> Option<Move> {
+        None
+    }
 }
 
 impl<D: Decide> Strategy for D {
@@ -106,6 +115,11 @@ impl<D: Decide + ?Sized> PlayOut for Asking<'_, D> {
     fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move {
         self.strategy.decide(pos, moves, self.rng)
     }
+
+    #[inline]
+    fn decide_from_moves(&mut self, moves: &LegalMoves) -> Option<Move> {
+        self.strategy.decide_from_moves(moves, self.rng)
+    }
 }
 
 /// `"random"`: after the forced discards, a uniformly random legal move, with one
@@ -116,9 +130,12 @@ pub struct Random;
 impl Decide for Random {
     #[inline]
     fn decide(&self, _pos: &Position, moves: &LegalMoves, rng: &mut Rng) -> Move {
-        // Counted, not listed: `nth` finds the move that `legal_moves()[i]` would be.
-        let i = rng.below(moves.len() as u64);
-        moves.nth(i as usize)
+        Random::pick(moves, rng)
+    }
+
+    #[inline]
+    fn decide_from_moves(&self, moves: &LegalMoves, rng: &mut Rng) -> Option<Move> {
+        Some(Random::pick(moves, rng))
     }
 
     /// `below(1)`, which is always 0 and always takes one `next_u64()`.
@@ -128,13 +145,76 @@ impl Decide for Random {
     }
 }
 
+impl Random {
+    /// Random's choice among `moves`, which are not empty.
+    #[inline]
+    fn pick(moves: &LegalMoves, rng: &mut Rng) -> Move {
+        // Counted, not listed: `nth` finds the move that `legal_moves()[i]` would be.
+        let i = rng.below(moves.len() as u64);
+        moves.nth(i as usize)
+    }
+}
+
 /// The legal fills from a pile of two or more cards, in R3 order: every fill but
 /// the lone-card relocations of `relocate_single`.
-pub fn real_fills(pos: &Position) -> impl Iterator<Item = Move> + '_ {
-    let moves = LegalMoves::of(pos);
-    (0..moves.len()).map(move |i| moves.nth(i)).filter(
-        move |&mv| matches!(mv, Move::Fill { src, .. } if pos.height(usize::from(src)) >= 2),
-    )
+pub fn real_fills(pos: &Position) -> impl Iterator<Item = Move> {
+    real_fills_of(pos, LegalMoves::of(pos))
+}
+
+/// [`real_fills`] given `moves`, the legal moves of `pos` (lookahead and greedy
+/// have them already, and ask at every node).
+fn real_fills_of(pos: &Position, moves: LegalMoves) -> RealFills {
+    let sources = (0..pos.piles()).fold(0, |sources, src| {
+        let real = (pos.height(src) >= 2) & (moves.choices[src] > 0) & (moves.empty != 0);
+        sources | u8::from(real) << src
+    });
+    RealFills {
+        sources,
+        empty: moves.empty,
+        choices: moves.choices,
+        dsts: moves.empty,
+        index: 0,
+    }
+}
+
+/// The real fills, listed source by source, then by destination and index (the
+/// order of [`LegalMoves::nth`]) rather than found one by one. Invariant: while
+/// `sources` (the sources of two or more cards with a choice, still to list) is
+/// not 0, the next fill is from its lowest pile onto the lowest pile of `dsts`
+/// (the empty piles it has still to go to), of the card at `index`.
+struct RealFills {
+    sources: u8,
+    empty: u8,
+    choices: [u8; MAX_PILES],
+    dsts: u8,
+    index: u8,
+}
+
+impl Iterator for RealFills {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        if self.sources == 0 {
+            return None;
+        }
+        let (src, dst) = (self.sources.trailing_zeros(), self.dsts.trailing_zeros());
+        let fill = Move::Fill {
+            src: src as u8,
+            dst: dst as u8,
+            index: u64::from(self.index),
+        };
+        self.index += 1;
+        if self.index == self.choices[src as usize] {
+            self.index = 0;
+            self.dsts &= self.dsts - 1;
+            if self.dsts == 0 {
+                self.dsts = self.empty;
+                self.sources &= self.sources - 1;
+            }
+        }
+        Some(fill)
+    }
 }
 
 /// The last resort of every built-in but random: the deal if it is legal, else the
@@ -188,7 +268,7 @@ impl Decide for Greedy {
         // 1. Fill for a discard: the fill that lets the most cards go, if any does.
         let mut best = None;
         let mut most = 0;
-        for fill in real_fills(pos) {
+        for fill in real_fills_of(pos, *moves) {
             let mut trial = pos.clone();
             trial.apply(fill);
             trial.discard_forced();
@@ -209,7 +289,7 @@ impl Decide for Greedy {
             ),
             _ => false,
         };
-        if let Some(fill) = real_fills(pos).find(parks) {
+        if let Some(fill) = real_fills_of(pos, *moves).find(parks) {
             return fill;
         }
 
@@ -217,7 +297,7 @@ impl Decide for Greedy {
         if pos.empty_piles() >= 2 {
             let leftmost_empty = (0..pos.piles()).find(|&p| pos.height(p) == 0);
             let mut tallest: Option<(usize, Move)> = None;
-            for fill in real_fills(pos) {
+            for fill in real_fills_of(pos, *moves) {
                 if let Move::Fill { src, dst, index: 0 } = fill {
                     let height = pos.height(usize::from(src));
                     if Some(usize::from(dst)) == leftmost_empty
@@ -238,8 +318,9 @@ impl Decide for Greedy {
 }
 
 /// What tells apart the positions that one lookahead search reaches: the piles,
-/// each card (from the top down) as its index + 1 and each pile closed by a 0. A line deals nothing, so
-/// the stock is the same throughout and the discards are the cards in neither.
+/// each card (from the top down) as its index + 1 and each pile closed by a 0. A
+/// line deals nothing, so the stock is the same throughout and the discards are the
+/// cards in neither.
 type PilesKey = [u8; DECK_SIZE + MAX_PILES];
 
 fn piles_key(pos: &Position) -> PilesKey {
@@ -253,6 +334,44 @@ fn piles_key(pos: &Position) -> PilesKey {
         i += 1;
     }
     key
+}
+
+/// A hasher for [`PilesKey`]s, 8 bytes at a step: FxHash's multiply, finished by
+/// SplitMix64's mix so that the low bits, which pick a bucket, depend on every
+/// byte. A search hashes every position it reaches, and SipHash (the default)
+/// took a third of lookahead's time; no adversary chooses these keys.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        mix(self.0)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+type SeenSet = HashSet<PilesKey, BuildHasherDefault<KeyHasher>>;
+
+thread_local! {
+    /// The positions seen by this thread's current lookahead search, kept from
+    /// search to search so that its table stays allocated (a search that starts
+    /// while another runs on the thread takes a new one).
+    static SEEN: RefCell<SeenSet> = RefCell::default();
 }
 
 /// The end positions of the lines of `"lookahead"` from `pos` (in which no discard
@@ -269,7 +388,7 @@ pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Posit
     fn search(
         pos: &Position,
         first: Option<Move>,
-        seen: &mut HashSet<PilesKey>,
+        seen: &mut SeenSet,
         visit: &mut impl FnMut(Option<Move>, &Position),
     ) {
         if !seen.insert(piles_key(pos)) {
@@ -279,7 +398,7 @@ pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Posit
         if moves.deal || rules::blocking_fill(pos).is_none() {
             visit(first, pos);
         }
-        for fill in real_fills(pos) {
+        for fill in real_fills_of(pos, moves) {
             if cancel::requested() {
                 return;
             }
@@ -289,7 +408,10 @@ pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Posit
             search(&after, first.or(Some(fill)), seen, visit);
         }
     }
-    search(pos, None, &mut HashSet::new(), &mut visit);
+    let mut seen = SEEN.take();
+    seen.clear();
+    search(pos, None, &mut seen, &mut visit);
+    SEEN.set(seen);
 }
 
 /// `"lookahead"`: the first move of the line that discards the most cards before
@@ -741,6 +863,58 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::rules::Rules;
+
+    /// Random's play-out, which decides in registers (`Position::play_out_piles`),
+    /// plays the game that asking `choose` move after move plays (the plain version:
+    /// the legal moves of the position in memory, then `apply`): the same piles,
+    /// stock, score and stream at the end, under every rule set of the family.
+    #[test]
+    fn random_play_out_is_choose_move_after_move() {
+        let all = crate::rules::all_rules();
+        let standard = std::iter::repeat_n(Rules::standard(), 500);
+        for (k, rules) in all.iter().copied().chain(standard).enumerate() {
+            for seed in [k as u64, 1000 + k as u64 * 7] {
+                let game = Game::from_seed(seed, rules);
+                let (mut plain, mut plain_rng) = (game.position().clone(), *game.rng());
+                while let Some(mv) = Random.choose(&plain, &mut plain_rng) {
+                    plain.apply(mv);
+                }
+                let (mut fast, mut rng) = (game.position().clone(), *game.rng());
+                Random.play_out(&mut fast, &mut rng);
+                fast.check_invariants();
+                let text = |pos: &Position| {
+                    pos.to_text()
+                        .split(' ')
+                        .take(2)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                assert_eq!(text(&fast), text(&plain), "seed {seed} under {rules}");
+                assert_eq!(fast.score(), plain.score(), "seed {seed} under {rules}");
+                assert_eq!(rng, plain_rng, "seed {seed} under {rules}");
+            }
+        }
+    }
+
+    /// The listed real fills are the legal moves filtered as STRATEGIES.md words
+    /// it, in R3 order, on positions of every layout and rule set.
+    #[test]
+    fn real_fills_are_the_filtered_legal_moves() {
+        for pos in crate::rules::sample_positions(3000) {
+            let plain: Vec<Move> = rules::legal_moves(&pos)
+                .into_iter()
+                .filter(
+                    |&mv| matches!(mv, Move::Fill { src, .. } if pos.height(usize::from(src)) >= 2),
+                )
+                .collect();
+            assert_eq!(
+                real_fills(&pos).collect::<Vec<_>>(),
+                plain,
+                "{}",
+                pos.to_text()
+            );
+        }
+    }
 
     #[test]
     fn parse_specs() {
