@@ -132,6 +132,10 @@ struct State<const N: usize, const P: usize> {
     piles: [[u8; N]; P],
 }
 
+/// The most points in time S13 looks at: now, and after each deal of a stock
+/// (⌈52 / 4⌉ deals at most).
+const MAX_TIMES: usize = 14;
+
 /// The top card of an empty pile: an index past the 52 cards, whose bits in a
 /// `rules::BitTable` are 0.
 const NO_CARD: u8 = CARDS as u8;
@@ -1118,43 +1122,46 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// S13: with no pile empty, under `deal_to="all"`, whether the game is lost
     /// because no pile can ever be emptied and a card that is not of the top rank
-    /// can never leave. `removable` grows to every card that might ever be
-    /// discarded before a pile is empty: a card that every card above it on its
-    /// pile might leave, with a stronger card of its suit that might be on top of
-    /// another pile then (a stock card dealt there, or a card of that pile with
-    /// only removable cards above it).
+    /// can never leave (SOLVER.md). `removable` grows to every card, in the piles
+    /// or the stock, that might be discarded before a pile is empty: one that
+    /// might be on top after some deal (every card above it then removable) while
+    /// a stronger card of its suit might be on top of another pile.
     fn locked(&self, s: &State<N, P>) -> bool {
         let bits = self.deal.bits;
-        // Under deal_to="all", stock card i goes to pile i mod P (R2.3), and
-        // `dealt` is a multiple of P while the stock lasts.
-        let mut dealt_to = [0u64; P];
-        for (i, &c) in self.deal.stock[usize::from(s.dealt)..].iter().enumerate() {
-            dealt_to[i % P] |= bits[usize::from(c)];
-        }
+        // Under deal_to="all", stock card i goes to pile i mod P in deal i / P
+        // (R2.3), and `dealt` is a multiple of P while the stock lasts.
+        let stock = &self.deal.stock[usize::from(s.dealt)..];
+        let times = stock.len().div_ceil(P) + 1;
         let mut removable = 0u64;
         loop {
-            // The cards that might come to the top of each pile: from its top
-            // down to the first card that is not removable.
-            let reach: [u64; P] = std::array::from_fn(|p| {
-                let mut m = 0;
+            // seen[t][p]: the cards that might be on top of pile p after the
+            // first t deals from here: its top card then, and while that is
+            // removable, what might be on top below it.
+            let mut seen = [[0u64; P]; MAX_TIMES];
+            for p in 0..P {
                 for &c in s.pile(p).iter().rev() {
-                    m |= bits[usize::from(c)];
+                    seen[0][p] |= bits[usize::from(c)];
                     if removable & bits[usize::from(c)] == 0 {
                         break;
                     }
                 }
-                m
-            });
+            }
+            for t in 1..times {
+                for p in 0..P {
+                    seen[t][p] = match stock.get((t - 1) * P + p) {
+                        Some(&c) if removable & bits[usize::from(c)] == 0 => bits[usize::from(c)],
+                        Some(&c) => bits[usize::from(c)] | seen[t - 1][p],
+                        None => seen[t - 1][p],
+                    };
+                }
+            }
             let mut grown = removable;
-            for p in 0..P {
-                let elsewhere = (0..P)
-                    .filter(|&q| q != p)
-                    .fold(0, |m, q| m | reach[q] | dealt_to[q]);
-                let mut candidates = reach[p] & !removable;
-                while candidates != 0 {
-                    let bit = candidates & candidates.wrapping_neg();
-                    candidates &= candidates - 1;
-                    if rules::stronger_bits(bit) & elsewhere != 0 {
+            for row in &seen[..times] {
+                let all = row.iter().fold(0, |m, &b| m | b);
+                for p in 0..P {
+                    // The one card of the pile that is not yet removable.
+                    let bit = row[p] & !removable;
+                    if bit != 0 && rules::stronger_bits(bit) & all & !row[p] != 0 {
                         grown |= bit;
                     }
                 }
