@@ -171,8 +171,12 @@ def measure_solver(games: int = 200) -> dict[str, float]:
 
 
 def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """A uniformly random legal action of each row of ``mask`` (BATCH.md's example)."""
-    return np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+    """A uniformly random legal action of each row of ``mask`` (BATCH.md's example):
+    its k-th legal action for k uniform below the row's number of legal actions, one
+    draw a row (action 0 in a row without any)."""
+    seen = np.cumsum(mask, axis=1, dtype=np.uint8)  # the legal actions up to each action (A <= 226)
+    k = (rng.random(len(mask)) * seen[:, -1]).astype(np.uint8)
+    return (seen > k[:, None]).argmax(axis=1)
 
 
 def _highest_legal(mask: np.ndarray) -> np.ndarray:

@@ -114,43 +114,50 @@ impl Layout {
         row[..grid].fill(-1);
         row[grid..].fill(0);
         for p in 0..self.piles {
-            self.write_pile(pos, p, row, 0);
+            self.write_pile(pos, p, row);
         }
         self.write_discards(pos, row, 0);
     }
 
-    /// Brings `row`, the observation of a position whose piles' top cards and
-    /// heights were `ends` and that had discarded `score` cards, up to date for
-    /// `pos`, the same game after the moves of one step. A pile whose top card and
-    /// height a step leaves as they were holds the same cards (a step adds a card to
-    /// a pile only as its new top, by its one deal or fill, and its discards take
-    /// top cards), so only the other piles are written again.
+    /// Brings `row`, the observation of a position that had discarded `score`
+    /// cards, up to date for `pos`, the same game after the moves of one step.
+    ///
+    /// A step changes a pile only at its top, but for the one card that a fill under
+    /// `fill="any"` may take from below: its action adds a card on top (a deal, or a
+    /// fill into the empty pile) or takes one card out (a fill from the pile), and
+    /// its discards take top cards. So the cells of a pile above its height are
+    /// cleared up to the first that is empty already, and its cards are written from
+    /// the top down up to the first cell that holds its card already: the cells
+    /// below it are unchanged. A step writes a few cells, not the whole row.
     #[inline]
-    fn observe_step<const P: usize>(
-        &self,
-        pos: &Position,
-        row: &mut [i8],
-        ends: &PileEnds<P>,
-        score: usize,
-    ) {
-        for (p, &(top, height)) in ends.iter().enumerate() {
-            if (pos.top(p), pos.height(p)) != (top, height) {
-                self.write_pile(pos, p, row, height);
+    fn observe_step<const P: usize>(&self, pos: &Position, row: &mut [i8], score: usize) {
+        let h = self.max_height;
+        for (p, cells) in row[..P * h].chunks_exact_mut(h).enumerate() {
+            let height = pos.height(p);
+            for cell in cells[height..].iter_mut().take_while(|cell| **cell != -1) {
+                *cell = -1;
+            }
+            for (cell, card) in cells[..height].iter_mut().rev().zip(pos.cards_from_top(p)) {
+                let code = self.code[card.index()];
+                if *cell == code {
+                    break;
+                }
+                *cell = code;
             }
         }
         self.write_discards(pos, row, score);
     }
 
-    /// Writes the cells of pile `p` of `pos` whose cells held `occupied` cards.
+    /// Writes the cells of pile `p` of `pos` over cells that are empty.
     #[inline]
-    fn write_pile(&self, pos: &Position, p: usize, row: &mut [i8], occupied: usize) {
+    fn write_pile(&self, pos: &Position, p: usize, row: &mut [i8]) {
         let cells = &mut row[p * self.max_height..(p + 1) * self.max_height];
-        let height = pos.height(p);
-        for (cell, card) in cells[..height].iter_mut().rev().zip(pos.cards_from_top(p)) {
+        for (cell, card) in cells[..pos.height(p)]
+            .iter_mut()
+            .rev()
+            .zip(pos.cards_from_top(p))
+        {
             *cell = self.code[card.index()];
-        }
-        for cell in &mut cells[height..occupied.max(height)] {
-            *cell = -1;
         }
     }
 
@@ -238,16 +245,6 @@ const SPREAD: [u64; 256] = {
     }
     table
 };
-
-/// The top card and the height of each pile of a position: what tells which piles
-/// a step changed.
-type PileEnds<const P: usize> = [(Option<Card>, usize); P];
-
-/// The [`PileEnds`] of `pos`.
-#[inline]
-fn pile_ends<const P: usize>(pos: &Position) -> PileEnds<P> {
-    std::array::from_fn(|p| (pos.top(p), pos.height(p)))
-}
 
 /// One slot: its game's position and index, whether the game is still played, and
 /// the actions the policy played in it (from which [`Batch::game`] replays it).
@@ -341,7 +338,7 @@ impl Play<'_> {
             if !slot.active {
                 continue;
             }
-            let (before, ends) = (slot.pos.score(), pile_ends::<P>(&slot.pos));
+            let before = slot.pos.score();
             slot.pos
                 .apply_piles::<P>(self.layout.moves[usize::from(actions[i])]);
             if self.auto_discard {
@@ -353,7 +350,7 @@ impl Play<'_> {
             let legal = LegalMoves::of_piles::<Position, P>(&slot.pos);
             rows.terminated[i] = legal.is_empty();
             let row = &mut rows.observation[i * o..(i + 1) * o];
-            self.layout.observe_step(&slot.pos, row, &ends, before);
+            self.layout.observe_step::<P>(&slot.pos, row, before);
             #[cfg(debug_assertions)]
             assert_eq!(
                 *row,
@@ -911,6 +908,56 @@ mod tests {
         assert_eq!(easy.num_actions(), 4 + 12 * 13 + 1);
         for (action, &mv) in easy.moves.iter().enumerate() {
             assert_eq!(easy.action(mv), action);
+        }
+    }
+
+    /// Under layouts and options that move cards in every way a step can (fills by
+    /// index, single cards relocated, deals to the empty piles, five piles, no
+    /// forced discards), random legal actions: each row written in place equals the
+    /// row written afresh, and each mask the legal moves numbered by `action`.
+    #[test]
+    fn rows_in_place_equal_rows_afresh() {
+        let texts = [
+            "easy",
+            "fill=any,relocate_single=true",
+            "russian_aces",
+            "piles=5,deal=any",
+            "suits=2,ranks=5,deal=stuck",
+        ];
+        let mut draw = 0x9e37_79b9_7f4a_7c15_u64;
+        for text in texts {
+            for auto in [true, false] {
+                let rules = Rules::parse(text).unwrap();
+                let n = 9;
+                let mut batch = Batch::new(n, rules, 3, 0, 400, auto, false).unwrap();
+                let (o, a) = (batch.layout.observation_size(), batch.layout.num_actions());
+                while !batch.done() {
+                    for slot in 0..n {
+                        let pos = &batch.slots[slot].pos;
+                        let row = &batch.observation[slot * o..(slot + 1) * o];
+                        assert_eq!(row, batch.layout.observation_of(pos), "{text}");
+                        let mut mask = vec![0; a];
+                        if batch.slots[slot].active {
+                            for mv in rules::legal_moves(pos) {
+                                mask[batch.layout.action(mv)] = 1;
+                            }
+                        }
+                        assert_eq!(mask, batch.mask[slot * a..(slot + 1) * a], "{text}");
+                    }
+                    let actions: Vec<u8> = (0..n)
+                        .map(|slot| {
+                            let row = &batch.mask[slot * a..(slot + 1) * a];
+                            let legal: Vec<usize> = (0..a).filter(|&x| row[x] == 1).collect();
+                            draw ^= draw << 13;
+                            draw ^= draw >> 7;
+                            draw ^= draw << 17;
+                            let pick = (draw % legal.len().max(1) as u64) as usize;
+                            legal.get(pick).map_or(0, |&x| x as u8)
+                        })
+                        .collect();
+                    batch.step(&actions).unwrap();
+                }
+            }
         }
     }
 
