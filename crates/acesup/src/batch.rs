@@ -255,7 +255,50 @@ struct Slot {
     active: bool,
     /// Set by a step whose refills gave the slot game `index`, not yet dealt.
     to_deal: bool,
-    actions: Vec<u8>,
+    actions: History,
+}
+
+/// The actions of a slot's game that most games play at most: kept in the slot.
+const INLINE_ACTIONS: usize = 32;
+
+/// The actions played in a slot's game, in order: the first [`INLINE_ACTIONS`] in
+/// the slot itself, so that a step records its action in memory it has fetched
+/// already, the others (a long game's) in a vector.
+#[derive(Clone, Default)]
+struct History {
+    first: [u8; INLINE_ACTIONS],
+    len: usize,
+    more: Vec<u8>,
+}
+
+impl History {
+    fn of(actions: &[u8]) -> History {
+        let mut history = History::default();
+        for &action in actions {
+            history.push(action);
+        }
+        history
+    }
+
+    #[inline]
+    fn push(&mut self, action: u8) {
+        match self.first.get_mut(self.len) {
+            Some(place) => *place = action,
+            None => self.more.push(action),
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+        self.more.clear();
+    }
+
+    fn to_vec(&self) -> Vec<u8> {
+        let first = &self.first[..self.len.min(INLINE_ACTIONS)];
+        first.iter().chain(&self.more).copied().collect()
+    }
 }
 
 /// Below this many slots a step stays on the calling thread.
@@ -460,7 +503,7 @@ impl Batch {
             index: start,
             active: false,
             to_deal: false,
-            actions: Vec::new(),
+            actions: History::default(),
         };
         let mut batch = Batch {
             rules,
@@ -585,7 +628,7 @@ impl Batch {
         let slot = &self.slots[slot];
         let mut game = Game::from_seed(game_seed(self.seed, slot.index), self.rules);
         self.play_forced(&mut game);
-        for &action in &slot.actions {
+        for action in slot.actions.to_vec() {
             game.play(self.layout.moves[usize::from(action)])
                 .expect("a slot's actions are legal");
             self.play_forced(&mut game);
@@ -811,7 +854,7 @@ impl Batch {
             slots: self
                 .slots
                 .iter()
-                .map(|s| (s.index, s.active, s.actions.clone()))
+                .map(|s| (s.index, s.active, s.actions.to_vec()))
                 .collect(),
             dealt: self.dealt,
             finished: self.finished,
@@ -870,7 +913,8 @@ impl Batch {
             }
             let slot = &mut batch.slots[i];
             slot.pos = game.position().clone();
-            (slot.index, slot.active, slot.actions) = (index, active, actions);
+            (slot.index, slot.active) = (index, active);
+            slot.actions = History::of(&actions);
             batch.show(i);
         }
         batch.dealt = state.dealt;
@@ -909,6 +953,18 @@ mod tests {
         for (action, &mv) in easy.moves.iter().enumerate() {
             assert_eq!(easy.action(mv), action);
         }
+    }
+
+    /// A history keeps its actions in order past the ones kept in place, and forgets
+    /// them all when cleared.
+    #[test]
+    fn histories_keep_their_actions() {
+        let actions: Vec<u8> = (0..3 * INLINE_ACTIONS as u8).collect();
+        let mut history = History::of(&actions);
+        assert_eq!(history.to_vec(), actions);
+        history.clear();
+        history.push(7);
+        assert_eq!(history.to_vec(), [7]);
     }
 
     /// Under layouts and options that move cards in every way a step can (fills by
