@@ -759,8 +759,10 @@ impl Batch {
                 a - 1
             ));
         }
+        // Read the mask first: it is small and in order, the slots large (an idle
+        // slot's mask row is all 0, so its actions pass only by being idle).
         let illegal = (0..n)
-            .find(|&i| self.slots[i].active && self.mask[i * a + usize::from(actions[i])] == 0);
+            .find(|&i| self.mask[i * a + usize::from(actions[i])] == 0 && self.slots[i].active);
         if let Some(i) = illegal {
             let (slot, action) = (&self.slots[i], usize::from(actions[i]));
             let mv = self.layout.moves[action];
