@@ -253,8 +253,6 @@ struct Slot {
     pos: Position,
     index: u64,
     active: bool,
-    /// Set by a step whose refills gave the slot game `index`, not yet dealt.
-    to_deal: bool,
     actions: History,
 }
 
@@ -312,10 +310,13 @@ struct Rows<'a> {
     first: usize,
     slots: &'a mut [Slot],
     observation: &'a mut [i8],
+    final_rows: &'a mut [i8],
     mask: &'a mut [u8],
     score: &'a mut [u8],
     reward: &'a mut [u8],
     terminated: &'a mut [bool],
+    won: &'a mut [bool],
+    deals: &'a mut [Option<u64>],
 }
 
 impl Rows<'_> {
@@ -329,24 +330,35 @@ impl Rows<'_> {
         self.slots
             .par_chunks_mut(c)
             .zip(self.observation.par_chunks_mut(c * o))
+            .zip(self.final_rows.par_chunks_mut(c * o))
             .zip(self.mask.par_chunks_mut(c * a))
             .zip(self.score.par_chunks_mut(c))
             .zip(self.reward.par_chunks_mut(c))
             .zip(self.terminated.par_chunks_mut(c))
+            .zip(self.won.par_chunks_mut(c))
+            .zip(self.deals.par_chunks_mut(c))
             .enumerate()
-            .for_each(
-                |(chunk, (((((slots, observation), mask), score), reward), terminated))| {
-                    task(Rows {
-                        first: self.first + chunk * c,
-                        slots,
-                        observation,
-                        mask,
-                        score,
-                        reward,
-                        terminated,
-                    })
-                },
-            );
+            .for_each(|(chunk, rows)| {
+                let (
+                    (
+                        ((((((slots, observation), final_rows), mask), score), reward), terminated),
+                        won,
+                    ),
+                    deals,
+                ) = rows;
+                task(Rows {
+                    first: self.first + chunk * c,
+                    slots,
+                    observation,
+                    final_rows,
+                    mask,
+                    score,
+                    reward,
+                    terminated,
+                    won,
+                    deals,
+                })
+            });
     }
 }
 
@@ -376,8 +388,7 @@ impl Play<'_> {
                 ahead.pos.prefetch(true);
             }
             let slot = &mut rows.slots[i];
-            rows.terminated[i] = false;
-            rows.reward[i] = 0;
+            (rows.terminated[i], rows.won[i], rows.reward[i]) = (false, false, 0);
             if !slot.active {
                 continue;
             }
@@ -391,9 +402,15 @@ impl Play<'_> {
             rows.reward[i] = (slot.pos.score() - before) as u8;
             rows.score[i] = slot.pos.score() as u8;
             let legal = LegalMoves::of_piles::<Position, P>(&slot.pos);
-            rows.terminated[i] = legal.is_empty();
             let row = &mut rows.observation[i * o..(i + 1) * o];
             self.layout.observe_step::<P>(&slot.pos, row, before);
+            if legal.is_empty() {
+                // Its slot is idle until the deals (Batch::count_ended counts it).
+                rows.terminated[i] = true;
+                rows.won[i] = slot.pos.score() == self.rules.win_score();
+                rows.final_rows[i * o..(i + 1) * o].copy_from_slice(row);
+                slot.active = false;
+            }
             #[cfg(debug_assertions)]
             assert_eq!(
                 *row,
@@ -404,20 +421,20 @@ impl Play<'_> {
         }
     }
 
-    /// Deals each slot of `rows` that [`Batch::hand_out`] gave a game (one whose
-    /// start is not over) and its forced discards, and writes the slot's rows.
+    /// Deals into each slot of `rows` the game that [`Batch::hand_out`] gave it (one
+    /// whose start is not over) and its forced discards, and writes the slot's rows.
     #[inline]
     fn deals<const P: usize>(&self, rows: Rows<'_>) {
         let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
         for (i, slot) in rows.slots.iter_mut().enumerate() {
-            if !slot.to_deal {
+            let Some(index) = rows.deals[i].take() else {
                 continue;
-            }
-            deal_seeded(&mut slot.pos, self.deck, self.seed, slot.index);
+            };
+            deal_seeded(&mut slot.pos, self.deck, self.seed, index);
             if self.auto_discard {
                 slot.pos.discard_forced_piles::<P>();
             }
-            (slot.active, slot.to_deal) = (true, false);
+            (slot.index, slot.active) = (index, true);
             slot.actions.clear();
             let legal = LegalMoves::of_piles::<Position, P>(&slot.pos);
             debug_assert!(!legal.is_empty(), "a game over at its start, with a stock");
@@ -448,11 +465,13 @@ pub struct Batch {
     scores: Option<Vec<u8>>,
     slots: Vec<Slot>,
     observation: Vec<i8>,
-    /// The slots whose game the last step ended, ascending, and the observation of
-    /// each of those games after the step, row after row: the rows where the final
-    /// observation differs from the observation (BATCH.md "Arrays").
+    /// The slots whose game the last step ended, ascending: the rows where the
+    /// final observation differs from the observation (BATCH.md "Arrays"), which
+    /// are in `final_rows` (n rows; the others are stale).
     ended: Vec<usize>,
     final_rows: Vec<i8>,
+    /// The game index that a step's refills gave each slot, until it is dealt.
+    deals: Vec<Option<u64>>,
     /// 1 where an action is legal, else 0.
     mask: Vec<u8>,
     score: Vec<u8>,
@@ -502,7 +521,6 @@ impl Batch {
             pos: Position::from_deck(&rules.deck(), rules),
             index: start,
             active: false,
-            to_deal: false,
             actions: History::default(),
         };
         let mut batch = Batch {
@@ -520,7 +538,8 @@ impl Batch {
             slots: vec![blank; n],
             observation: vec![0; n * o],
             ended: Vec::new(),
-            final_rows: Vec::new(),
+            final_rows: vec![0; n * o],
+            deals: vec![None; n],
             mask: vec![0; n * a],
             score: vec![0; n],
             terminated: vec![false; n],
@@ -571,8 +590,9 @@ impl Batch {
     pub fn final_observation(&self) -> Vec<i8> {
         let o = self.layout.observation_size();
         let mut rows = self.observation.clone();
-        for (&slot, row) in self.ended.iter().zip(self.final_rows.chunks_exact(o)) {
-            rows[slot * o..(slot + 1) * o].copy_from_slice(row);
+        for &slot in &self.ended {
+            rows[slot * o..(slot + 1) * o]
+                .copy_from_slice(&self.final_rows[slot * o..(slot + 1) * o]);
         }
         rows
     }
@@ -691,29 +711,26 @@ impl Batch {
             first: 0,
             slots: &mut self.slots,
             observation: &mut self.observation,
+            final_rows: &mut self.final_rows,
             mask: &mut self.mask,
             score: &mut self.score,
             reward: &mut self.reward,
             terminated: &mut self.terminated,
+            won: &mut self.won,
+            deals: &mut self.deals,
         };
         (play, rows)
     }
 
-    /// After a step's moves: counts the games that they ended, in slot order, and
-    /// keeps those slots and their final observations (`ended`, `final_rows`).
+    /// After a step's moves: counts the games that they ended (their slots idle
+    /// already), in slot order, from the step's arrays, and keeps their slots
+    /// (`ended`). With `scores=True` it reads each one's game index in its slot.
     fn count_ended(&mut self) {
-        let o = self.layout.observation_size();
-        let win = self.rules.win_score();
         self.ended.clear();
-        self.final_rows.clear();
-        self.won.fill(false);
         for slot in 0..self.slots.len() {
             if self.terminated[slot] {
-                self.won[slot] = self.slots[slot].pos.score() == win;
                 self.ended.push(slot);
-                self.final_rows
-                    .extend_from_slice(&self.observation[slot * o..(slot + 1) * o]);
-                self.end(slot);
+                self.count(slot, self.score[slot]);
             }
         }
     }
@@ -726,9 +743,7 @@ impl Batch {
             if self.dealt == self.games {
                 break;
             }
-            let s = &mut self.slots[slot];
-            s.index = self.start.wrapping_add(self.dealt as u64);
-            s.to_deal = true;
+            self.deals[slot] = Some(self.start.wrapping_add(self.dealt as u64));
             self.dealt += 1;
             if let Some(scores) = &mut self.scores {
                 scores.push(0);
@@ -840,14 +855,17 @@ impl Batch {
 
     /// Counts the slot's game, which is over, and leaves the slot idle.
     fn end(&mut self, slot: usize) {
-        let s = &mut self.slots[slot];
-        let score = s.pos.score();
-        self.stats.record(score);
+        self.count(slot, self.slots[slot].pos.score() as u8);
+        self.slots[slot].active = false;
+    }
+
+    /// Counts the slot's game, which is over with `score`.
+    fn count(&mut self, slot: usize, score: u8) {
+        self.stats.record(usize::from(score));
         self.finished += 1;
         if let Some(scores) = &mut self.scores {
-            scores[(s.index - self.start) as usize] = score as u8;
+            scores[(self.slots[slot].index - self.start) as usize] = score;
         }
-        s.active = false;
     }
 
     /// What the batch is beyond its construction arguments.
@@ -925,11 +943,8 @@ impl Batch {
         batch.scores = state.scores;
         batch.terminated = state.terminated;
         batch.won = state.won;
-        for slot in (0..n).filter(|&slot| batch.terminated[slot]) {
-            batch.ended.push(slot);
-            let row = &state.final_observation[slot * o..(slot + 1) * o];
-            batch.final_rows.extend_from_slice(row);
-        }
+        batch.ended = (0..n).filter(|&slot| batch.terminated[slot]).collect();
+        batch.final_rows = state.final_observation;
         Ok(batch)
     }
 }
