@@ -986,7 +986,8 @@ mod tests {
 
     /// Under layouts and options that move cards in every way a step can (fills by
     /// index, single cards relocated, deals to the empty piles, five piles, no
-    /// forced discards), random legal actions: each row written in place equals the
+    /// forced discards, no stock: games over at their start, dealt one slot after
+    /// another), random legal actions: each row written in place equals the
     /// row written afresh, and each mask the legal moves numbered by `action`.
     #[test]
     fn rows_in_place_equal_rows_afresh() {
@@ -996,6 +997,7 @@ mod tests {
             "russian_aces",
             "piles=5,deal=any",
             "suits=2,ranks=5,deal=stuck",
+            "suits=2,ranks=2",
         ];
         let mut draw = 0x9e37_79b9_7f4a_7c15_u64;
         for text in texts {
