@@ -538,7 +538,7 @@ impl Batch {
             slots: vec![blank; n],
             observation: vec![0; n * o],
             ended: Vec::new(),
-            final_rows: vec![0; n * o],
+            final_rows: Vec::new(),
             deals: vec![None; n],
             mask: vec![0; n * a],
             score: vec![0; n],
@@ -551,6 +551,8 @@ impl Batch {
                 batch.show_last_dealt(slot);
             }
         }
+        // Written now, not page by page as games end: the memory is all there at once.
+        batch.final_rows = batch.observation.clone();
         Ok(batch)
     }
 
