@@ -405,6 +405,25 @@ def test_batch_md_example(engine, name):
     exec(compile(code, f"BATCH.md example {name}", "exec"), {"__name__": "batch_md_example"})
 
 
+def test_the_bench_random_policy_is_uniform_over_the_legal_actions():
+    """The random-legal policy of the bench and of BATCH.md picks only legal actions,
+    each legal action of a row about as often as the others (6,000 draws: within 5
+    standard deviations), and action 0 in a row without any."""
+    from acesup.bench import _random_legal
+
+    mask = np.zeros((4, 17), dtype=bool)
+    mask[0, [3, 7, 16]] = mask[1, 16] = mask[3, :] = True
+    rng = np.random.default_rng(0)
+    draws = 6_000
+    picks = np.array([_random_legal(rng, mask) for _ in range(draws)])
+    for row in range(4):
+        legal = np.flatnonzero(mask[row]) if mask[row].any() else np.array([0])
+        counts = np.bincount(picks[:, row], minlength=17)
+        assert np.array_equal(np.flatnonzero(counts), legal)
+        p = 1 / len(legal)
+        assert np.all(np.abs(counts[legal] / draws - p) <= 5 * np.sqrt(p * (1 - p) / draws))
+
+
 # --- the engines agree ---------------------------------------------------------------
 
 ARRAYS = ("observation", "action_mask", "score", "game_index", "terminated", "won", "final_observation")

@@ -97,7 +97,7 @@ class Batch(BatchBase):
         ``[0, num_actions)``; ``TypeError`` unless ``actions`` is an integer array;
         ``IllegalMoveError`` naming the first slot whose action is illegal.
         """
-        actions = self._check_actions(actions).astype(np.uint8)  # A <= 226: every action fits
+        actions = self._check_actions(actions).astype(np.uint8, copy=False)  # A <= 226: every action fits
         return np.frombuffer(self._engine.step(actions.tobytes()), dtype=np.uint8).copy()
 
     # --- pickle: the configuration and the engine's state, whose games are replayed ---

@@ -21,9 +21,11 @@ and only ratios taken side by side mean something:
   which must stay flat (the play-out loop allocates nothing per game);
 - the batch section (docs/BATCH.md): games/s of a NumPy random-legal policy over
   ``acesup.Batch`` divided by those of the same policy as a Python callable in
-  ``simulate``; the native ``step``'s decisions per second on every core with a
-  trivial policy (the highest legal action), the policy's own time apart; and the
-  resident memory before and after a long batch run.
+  ``simulate``, and the decisions that policy's games take (the Batch's games/s
+  are at most the step's decisions/s over them); the native ``step``'s decisions
+  per second on every core with a trivial policy (the highest legal action), the
+  policy's own time apart; and the resident memory before and after a long batch
+  run.
 
 The figures are printed, never asserted: speed is not a test.
 """
@@ -171,8 +173,12 @@ def measure_solver(games: int = 200) -> dict[str, float]:
 
 
 def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """A uniformly random legal action of each row of ``mask`` (BATCH.md's example)."""
-    return np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+    """A uniformly random legal action of each row of ``mask`` (BATCH.md's example):
+    its k-th legal action for k uniform below the row's number of legal actions, one
+    draw a row (action 0 in a row without any)."""
+    seen = np.cumsum(mask, axis=1, dtype=np.uint8)  # the legal actions up to each action (A <= 226)
+    k = (rng.random(len(mask)) * seen[:, -1]).astype(np.uint8)
+    return (seen > k[:, None]).argmax(axis=1)
 
 
 def _highest_legal(mask: np.ndarray) -> np.ndarray:
@@ -198,13 +204,17 @@ def measure_batch(slots: int = 65_536, steps: int = 40, callable_games: int = 2_
     batch = acesup.Batch(slots, seed=5)
     while batch.finished < slots:  # into the steady state, where games end at every step
         batch.step(_random_legal(rng, batch.action_mask))
-    finished, began = batch.finished, time.perf_counter()
+    finished, began, timed = batch.finished, time.perf_counter(), 0
     while batch.finished < finished + 2 * slots:
         batch.step(_random_legal(rng, batch.action_mask))
+        timed += 1
     batched = (batch.finished - finished) / (time.perf_counter() - began)
     figures["random-legal games/s, callable in simulate"] = called
     figures[f"random-legal games/s, NumPy over Batch({slots})"] = batched
     figures["Batch / callable"] = batched / called
+    # Every slot decides at every step (the run has 2**64 games), so a game costs this
+    # many decisions: Batch's games/s are at most the step's decisions/s over it.
+    figures["random-legal decisions a game"] = timed * slots / (batch.finished - finished)
 
     batch = acesup.Batch(slots, seed=6)  # a run of 2**64 games: every slot decides at every step
     in_policy = in_step = 0.0

@@ -220,9 +220,8 @@ class BatchBase:
             raise TypeError(f"actions must be an array of integers, got dtype {array.dtype}")
         if array.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), got {array.shape}")
-        bad = np.flatnonzero((array < 0) | (array >= self.num_actions))
-        if bad.size:
-            slot = int(bad[0])
+        if array.min() < 0 or array.max() >= self.num_actions:  # two passes, no array made
+            slot = int(np.flatnonzero((array < 0) | (array >= self.num_actions))[0])
             raise ValueError(f"actions[{slot}] = {array[slot]} is not an action: "
                              f"actions are 0 to {self.num_actions - 1}")
         return array

@@ -35,6 +35,16 @@ fn cell_bytes(cells: &[i8]) -> Vec<u8> {
     cells.iter().map(|&c| c as u8).collect()
 }
 
+/// A bytes object of `i8` cells, written in place (one copy of a large array).
+fn cells_object<'py>(py: Python<'py>, cells: &[i8]) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, cells.len(), |bytes| {
+        for (byte, &cell) in bytes.iter_mut().zip(cells) {
+            *byte = cell as u8;
+        }
+        Ok(())
+    })
+}
+
 /// The state as Python values: (slots as (index, active, actions), dealt, finished,
 /// histogram, scores, terminated, won, final_observation).
 type StateTuple = (
@@ -71,7 +81,6 @@ impl PyBatchEngine {
     /// Plays one step (`Batch::step`) with `actions`, one byte per slot, and
     /// returns the reward, one byte per slot. Every game unchanged on an error.
     fn step<'py>(&self, py: Python<'py>, actions: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-        let actions = actions.to_vec();
         let reward = py.detach(|| {
             let mut batch = self.batch();
             batch.step(&actions).map(|()| batch.reward().to_vec())
@@ -79,16 +88,16 @@ impl PyBatchEngine {
         Ok(PyBytes::new(py, &reward.or_py()?))
     }
 
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &cell_bytes(self.batch().observation()))
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        cells_object(py, self.batch().observation())
     }
 
-    fn final_observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &cell_bytes(self.batch().final_observation()))
+    fn final_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        cells_object(py, &self.batch().final_observation())
     }
 
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &flag_bytes(self.batch().action_mask()))
+        PyBytes::new(py, self.batch().action_mask())
     }
 
     fn score<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {

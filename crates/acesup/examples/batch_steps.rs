@@ -16,7 +16,7 @@ fn main() {
         for (i, action) in actions.iter_mut().enumerate() {
             *action = mask[i * a..(i + 1) * a]
                 .iter()
-                .rposition(|&b| b)
+                .rposition(|&b| b == 1)
                 .unwrap_or(0) as u8;
         }
         let t = Instant::now();

@@ -15,7 +15,7 @@ use crate::game::Game;
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
 use crate::rng::game_seed;
-use crate::rules::{self, LegalMoves, Rules, Tableau};
+use crate::rules::{self, by_piles, LegalMoves, Rules, Tableau};
 use crate::simulate::{deal_seeded, padded_deck};
 use crate::stats::Stats;
 use crate::{Error, ErrorKind, Result};
@@ -36,6 +36,8 @@ pub struct Layout {
     /// The code of each card index: its place in the layout's deck (-1 off the layout).
     code: [i8; DECK_SIZE],
     deck_size: usize,
+    /// The action of each fill `(src, dst)` with index 0 (the others follow it).
+    fill_first: [[u8; MAX_PILES]; MAX_PILES],
 }
 
 impl Layout {
@@ -63,6 +65,12 @@ impl Layout {
         for (k, card) in deck.iter().enumerate() {
             code[card.index()] = k as i8;
         }
+        let mut fill_first = [[0; MAX_PILES]; MAX_PILES];
+        for (action, &mv) in moves.iter().enumerate().rev() {
+            if let Move::Fill { src, dst, .. } = mv {
+                fill_first[usize::from(src)][usize::from(dst)] = action as u8;
+            }
+        }
         Layout {
             piles,
             max_height,
@@ -70,6 +78,7 @@ impl Layout {
             moves,
             code,
             deck_size: deck.len(),
+            fill_first,
         }
     }
 
@@ -84,7 +93,7 @@ impl Layout {
     }
 
     /// The action of `mv`, a move these rules can name (a pile below P, an index below K).
-    #[inline]
+    #[cfg(test)]
     fn action(&self, mv: Move) -> usize {
         let p = self.piles;
         match mv {
@@ -105,26 +114,137 @@ impl Layout {
         row[..grid].fill(-1);
         row[grid..].fill(0);
         for p in 0..self.piles {
-            let cells = &mut row[p * self.max_height..];
-            for (cell, card) in cells.iter_mut().zip(pos.pile(p).iter()) {
-                *cell = self.code[card.index()];
-            }
+            self.write_pile(pos, p, row);
         }
-        for card in pos.discards() {
-            row[grid + self.code[card.index()] as usize] = 1;
-        }
-        row[grid + self.deck_size] = pos.stock_left() as i8;
+        self.write_discards(pos, row, 0);
     }
 
-    /// Writes the legal-action mask of `legal` into `row`.
+    /// Brings `row`, the observation of a position that had discarded `score`
+    /// cards, up to date for `pos`, the same game after the moves of one step.
+    ///
+    /// A step changes a pile only at its top, but for the one card that a fill under
+    /// `fill="any"` may take from below: its action adds a card on top (a deal, or a
+    /// fill into the empty pile) or takes one card out (a fill from the pile), and
+    /// its discards take top cards. So the cells of a pile above its height are
+    /// cleared up to the first that is empty already, and its cards are written from
+    /// the top down up to the first cell that holds its card already: the cells
+    /// below it are unchanged. A step writes a few cells, not the whole row.
     #[inline]
-    fn mask(&self, legal: &LegalMoves, row: &mut [bool]) {
-        row.fill(false);
-        for mv in legal.iter() {
-            row[self.action(mv)] = true;
+    fn observe_step<const P: usize>(&self, pos: &Position, row: &mut [i8], score: usize) {
+        let h = self.max_height;
+        for (p, cells) in row[..P * h].chunks_exact_mut(h).enumerate() {
+            let height = pos.height(p);
+            for cell in cells[height..].iter_mut().take_while(|cell| **cell != -1) {
+                *cell = -1;
+            }
+            for (cell, card) in cells[..height].iter_mut().rev().zip(pos.cards_from_top(p)) {
+                let code = self.code[card.index()];
+                if *cell == code {
+                    break;
+                }
+                *cell = code;
+            }
+        }
+        self.write_discards(pos, row, score);
+    }
+
+    /// Writes the cells of pile `p` of `pos` over cells that are empty.
+    #[inline]
+    fn write_pile(&self, pos: &Position, p: usize, row: &mut [i8]) {
+        let cells = &mut row[p * self.max_height..(p + 1) * self.max_height];
+        for (cell, card) in cells[..pos.height(p)]
+            .iter_mut()
+            .rev()
+            .zip(pos.cards_from_top(p))
+        {
+            *cell = self.code[card.index()];
+        }
+    }
+
+    /// Sets the flags of the discards of `pos` from the `score`-th on (the discards
+    /// only ever grow) and writes the stock count.
+    #[inline]
+    fn write_discards(&self, pos: &Position, row: &mut [i8], score: usize) {
+        let flags = &mut row[self.piles * self.max_height..];
+        for card in &pos.discards()[score..] {
+            flags[self.code[card.index()] as usize] = 1;
+        }
+        flags[self.deck_size] = pos.stock_left() as i8;
+    }
+
+    /// The observation row of `pos`, in a new vector.
+    #[cfg(debug_assertions)]
+    fn observation_of(&self, pos: &Position) -> Vec<i8> {
+        let mut row = vec![0; self.observation_size()];
+        self.observe(pos, &mut row);
+        row
+    }
+
+    /// The legal actions of `legal` as a set of bits (bit a: action a), straight
+    /// from its fields: the discards, each fill of a source to each empty pile with
+    /// every index it allows, the deal.
+    #[inline]
+    fn action_bits(&self, legal: &LegalMoves) -> ActionBits {
+        let mut bits: ActionBits = [0; 4];
+        bits[0] = u64::from(legal.discards);
+        if legal.empty != 0 {
+            for src in 0..self.piles {
+                let choices = usize::from(legal.choices[src]);
+                debug_assert!(
+                    choices <= self.fill_indices,
+                    "a pile taller than the layout allows"
+                );
+                let mut empty = legal.empty;
+                while choices > 0 && empty != 0 {
+                    let dst = empty.trailing_zeros() as usize;
+                    empty &= empty - 1;
+                    let first = usize::from(self.fill_first[src][dst]);
+                    for action in first..first + choices {
+                        bits[action / 64] |= 1 << (action % 64);
+                    }
+                }
+            }
+        }
+        let deal = self.moves.len() - 1;
+        bits[deal / 64] |= u64::from(legal.deal) << (deal % 64);
+        bits
+    }
+
+    /// Writes the legal-action mask of `legal` into `row`: byte a is 1 when action a
+    /// is legal, else 0; eight bytes at a time.
+    #[inline]
+    fn mask(&self, legal: &LegalMoves, row: &mut [u8]) {
+        let bits = self.action_bits(legal);
+        let bit = |action: usize| (bits[action / 64] >> (action % 64)) as u8 & 1;
+        let whole = row.len() / 8;
+        for k in 0..whole {
+            let byte = (bits[k / 8] >> (8 * (k % 8))) as u8;
+            row[8 * k..8 * k + 8].copy_from_slice(&SPREAD[usize::from(byte)].to_le_bytes());
+        }
+        for (action, flag) in row.iter_mut().enumerate().skip(8 * whole) {
+            *flag = bit(action);
         }
     }
 }
+
+/// A set of actions (A <= 226), bit a of word a / 64 standing for action a.
+type ActionBits = [u64; 4];
+
+/// For each byte b, the eight bytes whose j-th is bit j of b: a mask row written
+/// eight actions at a time.
+const SPREAD: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            table[b] |= ((b as u64 >> j) & 1) << (8 * j);
+            j += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// One slot: its game's position and index, whether the game is still played, and
 /// the actions the policy played in it (from which [`Batch::game`] replays it).
@@ -133,13 +253,198 @@ struct Slot {
     pos: Position,
     index: u64,
     active: bool,
-    actions: Vec<u8>,
+    actions: History,
+}
+
+/// The actions of a slot's game that most games play at most: kept in the slot.
+const INLINE_ACTIONS: usize = 32;
+
+/// The actions played in a slot's game, in order: the first [`INLINE_ACTIONS`] in
+/// the slot itself, so that a step records its action in memory it has fetched
+/// already, the others (a long game's) in a vector.
+#[derive(Clone, Default)]
+struct History {
+    first: [u8; INLINE_ACTIONS],
+    len: usize,
+    more: Vec<u8>,
+}
+
+impl History {
+    fn of(actions: &[u8]) -> History {
+        let mut history = History::default();
+        for &action in actions {
+            history.push(action);
+        }
+        history
+    }
+
+    #[inline]
+    fn push(&mut self, action: u8) {
+        match self.first.get_mut(self.len) {
+            Some(place) => *place = action,
+            None => self.more.push(action),
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+        self.more.clear();
+    }
+
+    fn to_vec(&self) -> Vec<u8> {
+        let first = &self.first[..self.len.min(INLINE_ACTIONS)];
+        first.iter().chain(&self.more).copied().collect()
+    }
 }
 
 /// Below this many slots a step stays on the calling thread.
 const PARALLEL_SLOTS: usize = 4096;
 /// The slots of one parallel task.
 const CHUNK_SLOTS: usize = 1024;
+
+/// The rows of a run of consecutive slots, from slot `first` on: the part of a
+/// [`Batch`]'s buffers that one task of a step writes.
+struct Rows<'a> {
+    first: usize,
+    slots: &'a mut [Slot],
+    observation: &'a mut [i8],
+    final_rows: &'a mut [i8],
+    mask: &'a mut [u8],
+    score: &'a mut [u8],
+    reward: &'a mut [u8],
+    terminated: &'a mut [bool],
+    won: &'a mut [bool],
+    deals: &'a mut [Option<u64>],
+}
+
+impl Rows<'_> {
+    /// Runs `task` over these rows, cut into runs of [`CHUNK_SLOTS`] consecutive
+    /// slots on all cores when there are [`PARALLEL_SLOTS`] or more, else at once.
+    fn for_each(self, layout: &Layout, task: impl Fn(Rows<'_>) + Sync) {
+        if self.slots.len() < PARALLEL_SLOTS {
+            return task(self);
+        }
+        let (o, a, c) = (layout.observation_size(), layout.num_actions(), CHUNK_SLOTS);
+        self.slots
+            .par_chunks_mut(c)
+            .zip(self.observation.par_chunks_mut(c * o))
+            .zip(self.final_rows.par_chunks_mut(c * o))
+            .zip(self.mask.par_chunks_mut(c * a))
+            .zip(self.score.par_chunks_mut(c))
+            .zip(self.reward.par_chunks_mut(c))
+            .zip(self.terminated.par_chunks_mut(c))
+            .zip(self.won.par_chunks_mut(c))
+            .zip(self.deals.par_chunks_mut(c))
+            .enumerate()
+            .for_each(|(chunk, rows)| {
+                let (
+                    (
+                        ((((((slots, observation), final_rows), mask), score), reward), terminated),
+                        won,
+                    ),
+                    deals,
+                ) = rows;
+                task(Rows {
+                    first: self.first + chunk * c,
+                    slots,
+                    observation,
+                    final_rows,
+                    mask,
+                    score,
+                    reward,
+                    terminated,
+                    won,
+                    deals,
+                })
+            });
+    }
+}
+
+/// What the tasks of a step read: the batch's configuration.
+struct Play<'a> {
+    rules: &'a Rules,
+    layout: &'a Layout,
+    deck: &'a [Card; DECK_SIZE],
+    seed: u64,
+    auto_discard: bool,
+}
+
+impl Play<'_> {
+    /// Plays `actions[first + i]` in each active slot of `rows` and its forced
+    /// discards, and brings the slot's rows up to date (its observation in place);
+    /// `terminated` marks the games that are over.
+    #[inline]
+    fn moves<const P: usize>(&self, rows: Rows<'_>, actions: &[u8]) {
+        let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
+        let actions = &actions[rows.first..rows.first + rows.slots.len()];
+        for i in 0..rows.slots.len() {
+            // Fetch the next slots' positions while this one plays.
+            if let Some(ahead) = rows.slots.get(i + 4) {
+                ahead.pos.prefetch(false);
+            }
+            if let Some(ahead) = rows.slots.get(i + 2) {
+                ahead.pos.prefetch(true);
+            }
+            let slot = &mut rows.slots[i];
+            (rows.terminated[i], rows.won[i], rows.reward[i]) = (false, false, 0);
+            if !slot.active {
+                continue;
+            }
+            let before = slot.pos.score();
+            slot.pos
+                .apply_piles::<P>(self.layout.moves[usize::from(actions[i])]);
+            if self.auto_discard {
+                slot.pos.discard_forced_piles::<P>();
+            }
+            slot.actions.push(actions[i]);
+            rows.reward[i] = (slot.pos.score() - before) as u8;
+            rows.score[i] = slot.pos.score() as u8;
+            let legal = LegalMoves::of_piles::<Position, P>(&slot.pos);
+            let row = &mut rows.observation[i * o..(i + 1) * o];
+            self.layout.observe_step::<P>(&slot.pos, row, before);
+            if legal.is_empty() {
+                // Its slot is idle until the deals (Batch::count_ended counts it).
+                rows.terminated[i] = true;
+                rows.won[i] = slot.pos.score() == self.rules.win_score();
+                rows.final_rows[i * o..(i + 1) * o].copy_from_slice(row);
+                slot.active = false;
+            }
+            #[cfg(debug_assertions)]
+            assert_eq!(
+                *row,
+                self.layout.observation_of(&slot.pos),
+                "a step's observation"
+            );
+            self.layout.mask(&legal, &mut rows.mask[i * a..(i + 1) * a]);
+        }
+    }
+
+    /// Deals into each slot of `rows` the game that [`Batch::hand_out`] gave it (one
+    /// whose start is not over) and its forced discards, and writes the slot's rows.
+    #[inline]
+    fn deals<const P: usize>(&self, rows: Rows<'_>) {
+        let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
+        for (i, slot) in rows.slots.iter_mut().enumerate() {
+            let Some(index) = rows.deals[i].take() else {
+                continue;
+            };
+            deal_seeded(&mut slot.pos, self.deck, self.seed, index);
+            if self.auto_discard {
+                slot.pos.discard_forced_piles::<P>();
+            }
+            (slot.index, slot.active) = (index, true);
+            slot.actions.clear();
+            let legal = LegalMoves::of_piles::<Position, P>(&slot.pos);
+            debug_assert!(!legal.is_empty(), "a game over at its start, with a stock");
+            rows.score[i] = slot.pos.score() as u8;
+            self.layout
+                .observe(&slot.pos, &mut rows.observation[i * o..(i + 1) * o]);
+            self.layout.mask(&legal, &mut rows.mask[i * a..(i + 1) * a]);
+        }
+    }
+}
 
 /// n games of one run stepped together (docs/BATCH.md).
 #[derive(Clone)]
@@ -160,8 +465,15 @@ pub struct Batch {
     scores: Option<Vec<u8>>,
     slots: Vec<Slot>,
     observation: Vec<i8>,
-    final_observation: Vec<i8>,
-    mask: Vec<bool>,
+    /// The slots whose game the last step ended, ascending: the rows where the
+    /// final observation differs from the observation (BATCH.md "Arrays"), which
+    /// are in `final_rows` (n rows; the others are stale).
+    ended: Vec<usize>,
+    final_rows: Vec<i8>,
+    /// The game index that a step's refills gave each slot, until it is dealt.
+    deals: Vec<Option<u64>>,
+    /// 1 where an action is legal, else 0.
+    mask: Vec<u8>,
     score: Vec<u8>,
     terminated: Vec<bool>,
     won: Vec<bool>,
@@ -209,7 +521,7 @@ impl Batch {
             pos: Position::from_deck(&rules.deck(), rules),
             index: start,
             active: false,
-            actions: Vec::new(),
+            actions: History::default(),
         };
         let mut batch = Batch {
             rules,
@@ -225,8 +537,10 @@ impl Batch {
             scores: keep_scores.then(Vec::new),
             slots: vec![blank; n],
             observation: vec![0; n * o],
-            final_observation: vec![0; n * o],
-            mask: vec![false; n * a],
+            ended: Vec::new(),
+            final_rows: Vec::new(),
+            deals: vec![None; n],
+            mask: vec![0; n * a],
             score: vec![0; n],
             terminated: vec![false; n],
             won: vec![false; n],
@@ -237,7 +551,8 @@ impl Batch {
                 batch.show_last_dealt(slot);
             }
         }
-        batch.final_observation.copy_from_slice(&batch.observation);
+        // Written now, not page by page as games end: the memory is all there at once.
+        batch.final_rows = batch.observation.clone();
         Ok(batch)
     }
 
@@ -272,12 +587,20 @@ impl Batch {
         &self.observation
     }
 
-    pub fn final_observation(&self) -> &[i8] {
-        &self.final_observation
+    /// (n, observation_size) row after row: the observation, but for each slot whose
+    /// game the last step ended, that game's observation after the step.
+    pub fn final_observation(&self) -> Vec<i8> {
+        let o = self.layout.observation_size();
+        let mut rows = self.observation.clone();
+        for &slot in &self.ended {
+            rows[slot * o..(slot + 1) * o]
+                .copy_from_slice(&self.final_rows[slot * o..(slot + 1) * o]);
+        }
+        rows
     }
 
-    /// (n, num_actions) row after row.
-    pub fn action_mask(&self) -> &[bool] {
+    /// (n, num_actions) row after row: 1 where the action is legal, else 0.
+    pub fn action_mask(&self) -> &[u8] {
         &self.mask
     }
 
@@ -327,7 +650,7 @@ impl Batch {
         let slot = &self.slots[slot];
         let mut game = Game::from_seed(game_seed(self.seed, slot.index), self.rules);
         self.play_forced(&mut game);
-        for &action in &slot.actions {
+        for action in slot.actions.to_vec() {
             game.play(self.layout.moves[usize::from(action)])
                 .expect("a slot's actions are legal");
             self.play_forced(&mut game);
@@ -353,85 +676,81 @@ impl Batch {
     /// unchanged on failure: `ValueError` when the run is done, for a length other
     /// than n, an action outside [0, A); `IllegalMoveError` naming the first slot
     /// whose action is illegal.
+    ///
+    /// The moves and the deals run on all cores for a large batch; between them, on
+    /// this thread, the ended games are counted and the next game indices handed
+    /// out, in slot order. Every row is brought up to date in place, not rebuilt.
     pub fn step(&mut self, actions: &[u8]) -> Result<()> {
         self.check(actions)?;
-        let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
-        let (layout, auto) = (&self.layout, self.auto_discard);
-        let play = |slots: &mut [Slot],
-                    obs: &mut [i8],
-                    fin: &mut [i8],
-                    mask: &mut [bool],
-                    score: &mut [u8],
-                    reward: &mut [u8],
-                    ended: &mut [bool],
-                    actions: &[u8]| {
-            for i in 0..slots.len() {
-                // A slot's position is kilobytes: fetch the next ones' while this one plays.
-                if let Some(ahead) = slots.get(i + 4) {
-                    ahead.pos.prefetch(false);
-                }
-                if let Some(ahead) = slots.get(i + 2) {
-                    ahead.pos.prefetch(true);
-                }
-                let slot = &mut slots[i];
-                ended[i] = false;
-                reward[i] = 0;
-                if !slot.active {
-                    continue;
-                }
-                let before = slot.pos.score();
-                slot.pos.apply(layout.moves[usize::from(actions[i])]);
-                if auto {
-                    slot.pos.discard_forced();
-                }
-                slot.actions.push(actions[i]);
-                reward[i] = (slot.pos.score() - before) as u8;
-                score[i] = slot.pos.score() as u8;
-                let legal = LegalMoves::of(&slot.pos);
-                ended[i] = legal.is_empty();
-                let row = &mut obs[i * o..(i + 1) * o];
-                layout.observe(&slot.pos, row);
-                fin[i * o..(i + 1) * o].copy_from_slice(row);
-                layout.mask(&legal, &mut mask[i * a..(i + 1) * a]);
-            }
-        };
-        if self.slots.len() < PARALLEL_SLOTS {
-            play(
-                &mut self.slots,
-                &mut self.observation,
-                &mut self.final_observation,
-                &mut self.mask,
-                &mut self.score,
-                &mut self.reward,
-                &mut self.terminated,
-                actions,
-            );
+        let (play, rows) = self.split();
+        by_piles!(play.rules, P => rows.for_each(play.layout, |rows| play.moves::<P>(rows, actions)));
+        self.count_ended();
+        // With cards in the stock at its start a game is never over there (a deal
+        // is legal unless a discard or a fill is), so each slot whose game ended
+        // takes one game, dealt on all cores; else a slot may take game after game.
+        if self.rules.deck_size() > usize::from(self.rules.piles) {
+            self.hand_out();
+            let (play, rows) = self.split();
+            by_piles!(play.rules, P => rows.for_each(play.layout, |rows| play.deals::<P>(rows)));
         } else {
-            let c = CHUNK_SLOTS;
-            self.slots
-                .par_chunks_mut(c)
-                .zip(self.observation.par_chunks_mut(c * o))
-                .zip(self.final_observation.par_chunks_mut(c * o))
-                .zip(self.mask.par_chunks_mut(c * a))
-                .zip(self.score.par_chunks_mut(c))
-                .zip(self.reward.par_chunks_mut(c))
-                .zip(self.terminated.par_chunks_mut(c))
-                .zip(actions.par_chunks(c))
-                .for_each(
-                    |(((((((slots, obs), fin), mask), score), reward), ended), actions)| {
-                        play(slots, obs, fin, mask, score, reward, ended, actions)
-                    },
-                );
-        }
-        for slot in 0..self.slots.len() {
-            self.won[slot] = false;
-            if self.terminated[slot] {
-                self.won[slot] = self.slots[slot].pos.is_won();
-                self.end(slot);
-                self.deal_into(slot);
+            for i in 0..self.ended.len() {
+                self.deal_into(self.ended[i]);
             }
         }
         Ok(())
+    }
+
+    /// The configuration that a step's tasks read and the rows that they write.
+    fn split(&mut self) -> (Play<'_>, Rows<'_>) {
+        let play = Play {
+            rules: &self.rules,
+            layout: &self.layout,
+            deck: &self.deck,
+            seed: self.seed,
+            auto_discard: self.auto_discard,
+        };
+        let rows = Rows {
+            first: 0,
+            slots: &mut self.slots,
+            observation: &mut self.observation,
+            final_rows: &mut self.final_rows,
+            mask: &mut self.mask,
+            score: &mut self.score,
+            reward: &mut self.reward,
+            terminated: &mut self.terminated,
+            won: &mut self.won,
+            deals: &mut self.deals,
+        };
+        (play, rows)
+    }
+
+    /// After a step's moves: counts the games that they ended (their slots idle
+    /// already), in slot order, from the step's arrays, and keeps their slots
+    /// (`ended`). With `scores=True` it reads each one's game index in its slot.
+    fn count_ended(&mut self) {
+        self.ended.clear();
+        for slot in 0..self.slots.len() {
+            if self.terminated[slot] {
+                self.ended.push(slot);
+                self.count(slot, self.score[slot]);
+            }
+        }
+    }
+
+    /// Gives the slots whose game ended the next games of the run, in slot order,
+    /// while the run has games left (the others stay idle, showing their last
+    /// game), to be dealt by [`Play::deals`].
+    fn hand_out(&mut self) {
+        for &slot in &self.ended {
+            if self.dealt == self.games {
+                break;
+            }
+            self.deals[slot] = Some(self.start.wrapping_add(self.dealt as u64));
+            self.dealt += 1;
+            if let Some(scores) = &mut self.scores {
+                scores.push(0);
+            }
+        }
     }
 
     /// Step's checks, in BATCH.md's order.
@@ -457,8 +776,10 @@ impl Batch {
                 a - 1
             ));
         }
-        let illegal =
-            (0..n).find(|&i| self.slots[i].active && !self.mask[i * a + usize::from(actions[i])]);
+        // Read the mask first: it is small and in order, the slots large (an idle
+        // slot's mask row is all 0, so its actions pass only by being idle).
+        let illegal = (0..n)
+            .find(|&i| self.mask[i * a + usize::from(actions[i])] == 0 && self.slots[i].active);
         if let Some(i) = illegal {
             let (slot, action) = (&self.slots[i], usize::from(actions[i]));
             let mv = self.layout.moves[action];
@@ -529,21 +850,24 @@ impl Batch {
         if s.active {
             self.layout.mask(&legal, mask);
         } else {
-            mask.fill(false);
+            mask.fill(0);
         }
         self.score[slot] = s.pos.score() as u8;
     }
 
     /// Counts the slot's game, which is over, and leaves the slot idle.
     fn end(&mut self, slot: usize) {
-        let s = &mut self.slots[slot];
-        let score = s.pos.score();
-        self.stats.record(score);
+        self.count(slot, self.slots[slot].pos.score() as u8);
+        self.slots[slot].active = false;
+    }
+
+    /// Counts the slot's game, which is over with `score`.
+    fn count(&mut self, slot: usize, score: u8) {
+        self.stats.record(usize::from(score));
         self.finished += 1;
         if let Some(scores) = &mut self.scores {
-            scores[(s.index - self.start) as usize] = score as u8;
+            scores[(self.slots[slot].index - self.start) as usize] = score;
         }
-        s.active = false;
     }
 
     /// What the batch is beyond its construction arguments.
@@ -552,7 +876,7 @@ impl Batch {
             slots: self
                 .slots
                 .iter()
-                .map(|s| (s.index, s.active, s.actions.clone()))
+                .map(|s| (s.index, s.active, s.actions.to_vec()))
                 .collect(),
             dealt: self.dealt,
             finished: self.finished,
@@ -560,7 +884,7 @@ impl Batch {
             scores: self.scores.clone(),
             terminated: self.terminated.clone(),
             won: self.won.clone(),
-            final_observation: self.final_observation.clone(),
+            final_observation: self.final_observation(),
         }
     }
 
@@ -611,7 +935,8 @@ impl Batch {
             }
             let slot = &mut batch.slots[i];
             slot.pos = game.position().clone();
-            (slot.index, slot.active, slot.actions) = (index, active, actions);
+            (slot.index, slot.active) = (index, active);
+            slot.actions = History::of(&actions);
             batch.show(i);
         }
         batch.dealt = state.dealt;
@@ -620,7 +945,8 @@ impl Batch {
         batch.scores = state.scores;
         batch.terminated = state.terminated;
         batch.won = state.won;
-        batch.final_observation = state.final_observation;
+        batch.ended = (0..n).filter(|&slot| batch.terminated[slot]).collect();
+        batch.final_rows = state.final_observation;
         Ok(batch)
     }
 }
@@ -648,6 +974,70 @@ mod tests {
         }
     }
 
+    /// A history keeps its actions in order past the ones kept in place, and forgets
+    /// them all when cleared.
+    #[test]
+    fn histories_keep_their_actions() {
+        let actions: Vec<u8> = (0..3 * INLINE_ACTIONS as u8).collect();
+        let mut history = History::of(&actions);
+        assert_eq!(history.to_vec(), actions);
+        history.clear();
+        history.push(7);
+        assert_eq!(history.to_vec(), [7]);
+    }
+
+    /// Under layouts and options that move cards in every way a step can (fills by
+    /// index, single cards relocated, deals to the empty piles, five piles, no
+    /// forced discards, no stock: games over at their start, dealt one slot after
+    /// another), random legal actions: each row written in place equals the
+    /// row written afresh, and each mask the legal moves numbered by `action`.
+    #[test]
+    fn rows_in_place_equal_rows_afresh() {
+        let texts = [
+            "easy",
+            "fill=any,relocate_single=true",
+            "russian_aces",
+            "piles=5,deal=any",
+            "suits=2,ranks=5,deal=stuck",
+            "suits=2,ranks=2",
+        ];
+        let mut draw = 0x9e37_79b9_7f4a_7c15_u64;
+        for text in texts {
+            for auto in [true, false] {
+                let rules = Rules::parse(text).unwrap();
+                let n = 9;
+                let mut batch = Batch::new(n, rules, 3, 0, 400, auto, false).unwrap();
+                let (o, a) = (batch.layout.observation_size(), batch.layout.num_actions());
+                while !batch.done() {
+                    for slot in 0..n {
+                        let pos = &batch.slots[slot].pos;
+                        let row = &batch.observation[slot * o..(slot + 1) * o];
+                        assert_eq!(row, batch.layout.observation_of(pos), "{text}");
+                        let mut mask = vec![0; a];
+                        if batch.slots[slot].active {
+                            for mv in rules::legal_moves(pos) {
+                                mask[batch.layout.action(mv)] = 1;
+                            }
+                        }
+                        assert_eq!(mask, batch.mask[slot * a..(slot + 1) * a], "{text}");
+                    }
+                    let actions: Vec<u8> = (0..n)
+                        .map(|slot| {
+                            let row = &batch.mask[slot * a..(slot + 1) * a];
+                            let legal: Vec<usize> = (0..a).filter(|&x| row[x] == 1).collect();
+                            draw ^= draw << 13;
+                            draw ^= draw >> 7;
+                            draw ^= draw << 17;
+                            let pick = (draw % legal.len().max(1) as u64) as usize;
+                            legal.get(pick).map_or(0, |&x| x as u8)
+                        })
+                        .collect();
+                    batch.step(&actions).unwrap();
+                }
+            }
+        }
+    }
+
     /// Playing the first legal action to the end covers the run exactly and gives
     /// what simulate's first-legal play gives, at any slot count, in parallel too.
     #[test]
@@ -660,7 +1050,7 @@ mod tests {
                 let actions: Vec<u8> = (0..n)
                     .map(|i| {
                         let row = &batch.mask[i * a..(i + 1) * a];
-                        row.iter().position(|&b| b).unwrap_or(0) as u8
+                        row.iter().position(|&b| b == 1).unwrap_or(0) as u8
                     })
                     .collect();
                 batch.step(&actions).unwrap();
