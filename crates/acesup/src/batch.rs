@@ -173,7 +173,7 @@ impl Layout {
     }
 
     /// The observation row of `pos`, in a new vector.
-    #[cfg(debug_assertions)]
+    #[cfg(any(test, debug_assertions))]
     fn observation_of(&self, pos: &Position) -> Vec<i8> {
         let mut row = vec![0; self.observation_size()];
         self.observe(pos, &mut row);
