@@ -149,9 +149,14 @@ impl<const N: usize, const P: usize> State<N, P> {
     fn of(pos: &Position) -> Self {
         let mut s = State::EMPTY;
         for p in 0..P {
-            for &card in pos.pile(p).iter() {
-                s.push(p, card.index() as u8);
+            let h = pos.height(p);
+            // The cards are read in place from the top down, so they are written
+            // from the top place down.
+            for (place, card) in s.piles[p][..h].iter_mut().rev().zip(pos.cards_from_top(p)) {
+                *place = card.index() as u8;
             }
+            s.heights[p] = h as u8;
+            s.tops[p] = pos.top(p).map_or(NO_CARD, |c| c.index() as u8);
         }
         s
     }
@@ -241,8 +246,10 @@ impl<const N: usize, const P: usize> State<N, P> {
 /// What stays fixed while one position is solved: the rules and the stock.
 struct Deal {
     rules: Rules,
-    /// The stock at the root, in deal order, as card indices.
-    stock: Vec<u8>,
+    /// The stock at the root, in deal order, as card indices: `stock[..stock_len]`
+    /// (an array, so that a solve allocates nothing for it).
+    stock: [u8; CARDS],
+    stock_len: usize,
     /// `rules::top_bits` of the rank order in force.
     bits: &'static rules::BitTable,
     /// The layout's deck size D and win score D − S (R4.2), looked up once.
@@ -300,12 +307,66 @@ impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
     }
 }
 
+/// S8's first look at one whole deal of the stock, `stock[first..first + P]`, as the
+/// rules read it when it has been dealt onto empty piles: a card on each pile.
+struct DealtAlone<'a, const P: usize> {
+    deal: &'a Deal,
+    first: usize,
+}
+
+impl<const P: usize> Tableau for DealtAlone<'_, P> {
+    #[inline(always)]
+    fn rules(&self) -> &Rules {
+        &self.deal.rules
+    }
+
+    #[inline(always)]
+    fn height(&self, _p: usize) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn card_from_top(&self, p: usize, _index: usize) -> Card {
+        Card::new(self.deal.stock[self.first + p])
+    }
+
+    #[inline(always)]
+    fn top_bit(&self, p: usize) -> u64 {
+        self.deal.bits[usize::from(self.deal.stock[self.first + p])]
+    }
+
+    #[inline(always)]
+    fn tops(&self) -> u64 {
+        (0..P).fold(0, |m, p| m | self.top_bit(p))
+    }
+
+    #[inline(always)]
+    fn stock_left(&self) -> usize {
+        self.deal.stock_len - self.first - P
+    }
+
+    #[inline(always)]
+    fn empty_piles(&self) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    fn empty_mask(&self) -> u8 {
+        0
+    }
+}
+
 impl Deal {
     /// The rules and the stock of `pos`.
     fn of(pos: &Position) -> Deal {
+        let mut stock = [0; CARDS];
+        for (place, card) in stock.iter_mut().zip(pos.stock()) {
+            *place = card.index() as u8;
+        }
         Deal {
             rules: pos.rules,
-            stock: pos.stock().iter().map(|c| c.index() as u8).collect(),
+            stock,
+            stock_len: pos.stock().len(),
             bits: rules::top_bits(pos.rules.ace_high),
             deck_size: pos.rules.deck_size(),
             win_score: pos.rules.win_score(),
@@ -323,7 +384,7 @@ impl Deal {
 
     #[inline]
     fn stock_left<const N: usize, const P: usize>(&self, s: &State<N, P>) -> usize {
-        self.stock.len() - usize::from(s.dealt)
+        self.stock_len - usize::from(s.dealt)
     }
 
     /// The cards discarded so far: those of the layout's deck that are neither in
@@ -997,13 +1058,23 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         if rules.deal == DealRule::Any || rules.deal_to == DealTo::Empty {
             return false;
         }
-        let stock = self.deal.stock.len();
+        let stock = self.deal.stock_len;
         let deals = stock.div_ceil(P);
         (1..=deals).any(|k| {
             let first = (deals - k) * P;
             // The first of the k deals must reach every pile (a partial last deal
             // alone leaves piles that we do not see on top).
             if first + P > stock {
+                return false;
+            }
+            // On the empty piles the first deal leaves one card on each: a discard
+            // among them empties a pile at once. (Nine times in ten it has one, so
+            // this is asked before the piles are built.)
+            let alone = DealtAlone::<P> {
+                deal: self.deal,
+                first,
+            };
+            if rules::discard_mask_of::<_, P>(&alone) != 0 {
                 return false;
             }
             let mut t = State::<N, P> {
@@ -1464,8 +1535,10 @@ pub fn plain_solvability(rules: Rules, seed: u64, start: u64, games: u64) -> Sol
     tally
 }
 
-/// How many games each thread solves between two looks at the cancel flag.
-const CHUNK_PER_THREAD: u64 = 16;
+/// How many games each thread solves in one batch of [`verdicts`]: a batch makes a
+/// [`Solver`] for each thread, whose tables cost more than a quick solve, and it
+/// holds the batch's verdicts (a cancelled run stops at its next game anyway).
+const CHUNK_PER_THREAD: u64 = 1024;
 
 /// Solve games `start .. start + games` (modulo 2⁶⁴) of master seed `seed` on
 /// `pool`, each with its own `limits`, and count the verdicts; None when the
