@@ -104,19 +104,28 @@ pub fn solve(pos: &Position, limits: &Limits) -> Solution {
 /// The most cards a pile can hold.
 const CARDS: usize = 52;
 
-/// Room enough for every pile of most positions (every seeded deal of four or five
-/// piles): a pile holds at most one card that was moved or dealt onto it while it
-/// was empty, or its first card, plus one card from each deal since that reached
-/// every pile (see [`Solver::solve`]).
+/// The places of a pile with room enough for every pile of most positions (every
+/// seeded deal of four or five piles): a pile holds at most one card that was moved
+/// or dealt onto it while it was empty, or its first card, plus one card from each
+/// deal since that reached every pile (see [`Solver::solve`]). The last place is
+/// no room (see [`State`]), so the room is `SMALL - 1`.
 const SMALL: usize = 16;
+
+/// The places of a pile with room for every card: the power of two above
+/// [`CARDS`], for the same reason.
+const LARGE: usize = 64;
 
 /// A position as the search sees it: the piles and how much of the stock is left.
 /// The discards are the cards in neither, and their order never matters (R2).
 ///
 /// Invariants: pile p is `piles[p][..heights[p]]`, bottom to top, as card indices
-/// (R1.1); the places above are unused. `P` is the number of piles of the rules.
-/// `N` is the room of a pile: [`SMALL`] when no pile can outgrow it before the stock
-/// runs out, else [`CARDS`]. `dealt` counts the stock cards dealt since the root.
+/// (R1.1); the places above are unused, except the last, `piles[p][N - 1]`, which
+/// always holds [`NO_CARD`]: the card below the bottom one, read (its index wraps
+/// modulo N, a power of two) when a pile's last card leaves, so that the new top
+/// needs no test of the height. `P` is the number of piles of the rules. `N` is the
+/// number of places of a pile: [`SMALL`] when no pile can outgrow its room, N − 1,
+/// before the stock runs out, else [`LARGE`]. `dealt` counts the stock cards dealt
+/// since the root.
 /// `pins` (S3, `fill="any"` only) marks the piles whose top card the search has
 /// decided to keep until the cards under it are gone. A state is a plain `Copy`
 /// value: the search copies a position instead of undoing moves. The rules read it
@@ -137,15 +146,28 @@ struct State<const N: usize, const P: usize> {
 const NO_CARD: u8 = CARDS as u8;
 
 impl<const N: usize, const P: usize> State<N, P> {
-    const EMPTY: Self = State {
-        heights: [0; P],
-        tops: [NO_CARD; P],
-        dealt: 0,
-        pins: 0,
-        piles: [[0; N]; P],
+    const EMPTY: Self = {
+        assert!(N.is_power_of_two(), "a pile's places wrap modulo N");
+        let mut pile = [0; N];
+        pile[N - 1] = NO_CARD;
+        State {
+            heights: [0; P],
+            tops: [NO_CARD; P],
+            dealt: 0,
+            pins: 0,
+            piles: [pile; P],
+        }
     };
 
-    /// The piles of `pos`, with nothing dealt yet; no pile may hold more than N.
+    /// The card below the `h` bottom cards of pile p (`h` ≤ its height): the
+    /// card at place `h - 1`, or [`NO_CARD`] for `h = 0` (the last place, as the
+    /// index wraps).
+    #[inline(always)]
+    fn below(&self, p: usize, h: u8) -> u8 {
+        self.piles[p][usize::from(h).wrapping_sub(1) % N]
+    }
+
+    /// The piles of `pos`, with nothing dealt yet; no pile may hold more than N − 1.
     fn of(pos: &Position) -> Self {
         let mut s = State::EMPTY;
         for p in 0..P {
@@ -197,7 +219,7 @@ impl<const N: usize, const P: usize> State<N, P> {
         if index > 0 {
             self.piles[p].copy_within(at + 1..h, at);
         } else {
-            self.tops[p] = if h > 1 { self.piles[p][h - 2] } else { NO_CARD };
+            self.tops[p] = self.below(p, at as u8);
         }
         self.heights[p] -= 1;
         card
@@ -212,9 +234,7 @@ impl<const N: usize, const P: usize> State<N, P> {
         for p in 0..P {
             let h = self.heights[p] - (mask >> p & 1);
             self.heights[p] = h;
-            // For an empty pile this reads an unused place, and drops it.
-            let below = self.piles[p][usize::from(h).wrapping_sub(1) % N];
-            self.tops[p] = if h > 0 { below } else { NO_CARD };
+            self.tops[p] = self.below(p, h);
         }
         self.pins &= !mask;
     }
@@ -255,6 +275,9 @@ struct Deal {
     /// The layout's deck size D and win score D − S (R4.2), looked up once.
     deck_size: usize,
     win_score: usize,
+    /// S2: whether a discard from a pile of two cards or more may lose a win while
+    /// the stock lasts (`fill="any"` and lone cards may not move), looked up once.
+    guarded: bool,
 }
 
 /// A state as the rules read it: with the rules and the stock of its [`Deal`].
@@ -370,6 +393,7 @@ impl Deal {
             bits: rules::top_bits(pos.rules.ace_high),
             deck_size: pos.rules.deck_size(),
             win_score: pos.rules.win_score(),
+            guarded: pos.rules.fill == FillRule::Any && !pos.rules.relocate_single,
         }
     }
 
@@ -628,8 +652,8 @@ pub struct Solver {
     buffers: Buffers,
     small4: Vec<Frame<SMALL, 4>>,
     small5: Vec<Frame<SMALL, 5>>,
-    large4: Vec<Frame<CARDS, 4>>,
-    large5: Vec<Frame<CARDS, 5>>,
+    large4: Vec<Frame<LARGE, 4>>,
+    large5: Vec<Frame<LARGE, 5>>,
 }
 
 impl Default for Solver {
@@ -667,7 +691,7 @@ impl Solver {
         // that reach piles that are not empty (R2.3, under both `deal_to`).
         let piles = usize::from(deal.rules.piles);
         let deals_left = pos.stock().len().div_ceil(piles);
-        let small = (0..piles).all(|p| pos.height(p).max(1) + deals_left <= SMALL);
+        let small = (0..piles).all(|p| pos.height(p).max(1) + deals_left < SMALL);
         let (b, l) = (&mut self.buffers, limits);
         let winnable = match (small, piles) {
             (true, 4) => search(&deal, b, &mut self.small4, l, pos),
@@ -929,9 +953,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
         let rules = self.deal.rules;
         let stock_left = self.deal.stock_left(s);
-        // S2: under fill="any", a discard from a pile of two or more cards may lose
-        // a win while the stock lasts, unless lone cards may move.
-        let guarded = rules.fill == FillRule::Any && stock_left > 0 && !rules.relocate_single;
+        let guarded = self.deal.guarded && stock_left > 0;
         loop {
             let all = self.deal.discards(s);
             let mut discards = all;
@@ -1123,7 +1145,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
         // The key: heights, `dealt`, `pins`, then the cards of each pile in turn,
         // written N places at a time into room enough for the last pile's N.
-        let mut key = [0u8; key_head(MAX_PILES) + CARDS + CARDS];
+        let mut key = [0u8; key_head(MAX_PILES) + CARDS + LARGE];
         key[..P].copy_from_slice(&c.heights);
         key[P] = c.dealt;
         key[P + 1] = c.pins;
@@ -1737,11 +1759,11 @@ mod tests {
     /// `f` given a search of `pos` (not started).
     fn with_search<const P: usize, R>(
         pos: &Position,
-        f: impl FnOnce(&mut Search<CARDS, P, false>) -> R,
+        f: impl FnOnce(&mut Search<LARGE, P, false>) -> R,
     ) -> R {
         let (deal, limits) = (Deal::of(pos), Limits::default());
         let (mut solver, mut frames) = (Solver::new(), Vec::new());
-        let mut search = Search::<CARDS, P, false> {
+        let mut search = Search::<LARGE, P, false> {
             deal: &deal,
             buffers: &mut solver.buffers,
             frames: &mut frames,
@@ -1778,7 +1800,7 @@ mod tests {
     }
 
     /// Random positions with tall piles (up to 52 cards in one), a short stock and
-    /// some discards, under every rule set: the room of a pile is then [`CARDS`].
+    /// some discards, under every rule set: the places of a pile are then [`LARGE`].
     fn tall_positions(count: usize, seed: u64) -> Vec<Position> {
         let mut rng = Rng::new(seed);
         let rules = all_rules();
@@ -1901,7 +1923,7 @@ mod tests {
     }
 
     fn state_moves_match<const P: usize>(pos: &Position) {
-        let (deal, s) = (Deal::of(pos), State::<CARDS, P>::of(pos));
+        let (deal, s) = (Deal::of(pos), State::<LARGE, P>::of(pos));
         assert_eq!(deal.score(&s), pos.score());
         assert_eq!(
             s.empty(),
@@ -1956,7 +1978,7 @@ mod tests {
         ];
         for (piles, expected) in cases {
             let pos = crate::position::position_with_piles(piles, "relocate_single=true");
-            let s = State::<CARDS, 4>::of(&pos);
+            let s = State::<LARGE, 4>::of(&pos);
             with_search(&pos, |search| {
                 search.record = true;
                 let light = search.light_piles(&s);
