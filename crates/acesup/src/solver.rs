@@ -650,6 +650,8 @@ struct Buffers {
     table: Table,
     steps: Vec<Step>,
     line: Vec<Move>,
+    /// S7's arrangements of one position (see [`arrangements`]).
+    layouts: Vec<[u8; MAX_PILES]>,
     nodes: u64,
 }
 
@@ -679,6 +681,7 @@ impl Solver {
             table: Table::new(),
             steps: Vec::new(),
             line: Vec::new(),
+            layouts: Vec::new(),
             nodes: 0,
         };
         Solver {
@@ -1271,7 +1274,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// and each fill from a heavy pile: into the first empty pile when another empty
     /// one remains, else from every arrangement, into its empty pile.
     fn expand_arrangements(&mut self, s: &State<N, P>, legal: LegalMoves, light: u8, lone: &[u8]) {
-        let layouts = arrangements(light, lone);
+        // The buffer is taken for the while, so that the steps can grow meanwhile.
+        let mut layouts = std::mem::take(&mut self.buffers.layouts);
+        arrangements(light, lone, &mut layouts);
         if legal.deal {
             self.buffers
                 .steps
@@ -1304,23 +1309,26 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 }
             }
         }
+        self.buffers.layouts = layouts;
     }
 
     /// S7: relocate lone cards (legal fills) until the light piles hold `layout`.
     fn arrange(&mut self, s: &mut State<N, P>, layout: &[u8; MAX_PILES]) {
         let lone = |s: &State<N, P>, p: usize| (s.heights[p] == 1).then(|| s.card_from_top(p, 0));
         loop {
-            let misplaced: Vec<usize> = (0..P)
-                .filter(|&p| layout[p] != HEAVY && lone(s, p).is_some_and(|c| layout[p] != c))
-                .collect();
-            let Some(&any) = misplaced.first() else {
+            let misplaced = (0..P).fold(0u8, |m, p| {
+                let wrong = layout[p] != HEAVY && lone(s, p).is_some_and(|c| layout[p] != c);
+                m | u8::from(wrong) << p
+            });
+            if misplaced == 0 {
                 return;
-            };
+            }
+            let any = misplaced.trailing_zeros() as usize;
             // A misplaced card whose place is free goes there; if none is, the
             // misplaced cards fill each other's places, and one of them steps aside.
-            let (src, dst) = misplaced
-                .iter()
-                .find_map(|&q| {
+            let (src, dst) = (0..P)
+                .filter(|&q| misplaced >> q & 1 == 1)
+                .find_map(|q| {
                     let card = lone(s, q)?;
                     let dst = layout.iter().position(|&c| c == card)?;
                     (s.heights[dst] == 0).then_some((q, dst))
@@ -1357,10 +1365,17 @@ fn lone_cards<const N: usize, const P: usize>(s: &State<N, P>, light: u8) -> ([u
 }
 
 /// Every way to place the `lone` cards on the `light` piles, one card a pile at
-/// most, as layouts (see [`Step::Arranged`]; piles past the rules' are heavy).
-fn arrangements(light: u8, lone: &[u8]) -> Vec<[u8; MAX_PILES]> {
-    let slots: Vec<usize> = (0..MAX_PILES).filter(|&p| light >> p & 1 == 1).collect();
-    let mut out = Vec::new();
+/// most, as layouts in `out` (see [`Step::Arranged`]; piles past the rules' are
+/// heavy).
+fn arrangements(light: u8, lone: &[u8], out: &mut Vec<[u8; MAX_PILES]>) {
+    let mut places = [0; MAX_PILES];
+    let mut n = 0;
+    for p in (0..MAX_PILES).filter(|&p| light >> p & 1 == 1) {
+        places[n] = p;
+        n += 1;
+    }
+    let slots = &places[..n];
+    out.clear();
     let mut layout = [HEAVY; MAX_PILES];
     fn place(
         k: usize,
@@ -1387,8 +1402,7 @@ fn arrangements(light: u8, lone: &[u8]) -> Vec<[u8; MAX_PILES]> {
             }
         }
     }
-    place(0, &slots, lone, &mut layout, &mut out);
-    out
+    place(0, slots, lone, &mut layout, out);
 }
 
 /// The plain search, the reference solver's twin: depth first over every legal
@@ -1990,7 +2004,8 @@ mod tests {
                 search.record = true;
                 let light = search.light_piles(&s);
                 let (lone, n) = lone_cards(&s, light);
-                let layouts = arrangements(light, &lone[..n]);
+                let mut layouts = Vec::new();
+                arrangements(light, &lone[..n], &mut layouts);
                 assert_eq!(layouts.len(), expected, "{piles}");
                 let distinct: HashSet<[u8; MAX_PILES]> = layouts.iter().copied().collect();
                 assert_eq!(distinct.len(), layouts.len());
