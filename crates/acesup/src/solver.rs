@@ -964,8 +964,10 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         let rules = self.deal.rules;
         let stock_left = self.deal.stock_left(s);
         let guarded = self.deal.guarded && stock_left > 0;
+        // The discard mask is found again right after each change of the piles, so
+        // that it reads the new top cards where they were just computed.
+        let mut all = self.deal.discards(s);
         loop {
-            let all = self.deal.discards(s);
             let mut discards = all;
             if guarded {
                 let lone = (0..P).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
@@ -992,18 +994,21 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                     );
                 }
                 s.discard_tops(discards);
+                all = self.deal.discards(s);
                 continue;
             }
             if rules.fill == FillRule::Any && stock_left == 0 {
                 if let Some(fill @ Move::Fill { dst, .. }) = self.witnessed_buried_card(s) {
                     self.play(s, fill);
                     self.play(s, Move::Discard(dst));
+                    all = self.deal.discards(s);
                     continue;
                 }
             }
             if rules.fill != FillRule::Any && stock_left == 0 {
                 if let Some(fill) = self.free_fill(s) {
                     self.play(s, fill);
+                    all = self.deal.discards(s);
                     continue;
                 }
             }
