@@ -872,6 +872,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
     }
 
+    /// Play a branch. Always inlined: the search takes one at every position it
+    /// enters, and a call cost it about 3% of its instructions.
+    #[inline(always)]
     fn take_step(&mut self, s: &mut State<N, P>, step: Step) {
         match step {
             Step::Play(mv) => self.play(s, mv),
