@@ -104,19 +104,28 @@ pub fn solve(pos: &Position, limits: &Limits) -> Solution {
 /// The most cards a pile can hold.
 const CARDS: usize = 52;
 
-/// Room enough for every pile of most positions (every seeded deal of four or five
-/// piles): a pile holds at most one card that was moved or dealt onto it while it
-/// was empty, or its first card, plus one card from each deal since that reached
-/// every pile (see [`Solver::solve`]).
+/// The places of a pile with room enough for every pile of most positions (every
+/// seeded deal of four or five piles): a pile holds at most one card that was moved
+/// or dealt onto it while it was empty, or its first card, plus one card from each
+/// deal since that reached every pile (see [`Solver::solve`]). The last place is
+/// no room (see [`State`]), so the room is `SMALL - 1`.
 const SMALL: usize = 16;
+
+/// The places of a pile with room for every card: the power of two above
+/// [`CARDS`], for the same reason.
+const LARGE: usize = 64;
 
 /// A position as the search sees it: the piles and how much of the stock is left.
 /// The discards are the cards in neither, and their order never matters (R2).
 ///
 /// Invariants: pile p is `piles[p][..heights[p]]`, bottom to top, as card indices
-/// (R1.1); the places above are unused. `P` is the number of piles of the rules.
-/// `N` is the room of a pile: [`SMALL`] when no pile can outgrow it before the stock
-/// runs out, else [`CARDS`]. `dealt` counts the stock cards dealt since the root.
+/// (R1.1); the places above are unused, except the last, `piles[p][N - 1]`, which
+/// always holds [`NO_CARD`]: the card below the bottom one, read (its index wraps
+/// modulo N, a power of two) when a pile's last card leaves, so that the new top
+/// needs no test of the height. `P` is the number of piles of the rules. `N` is the
+/// number of places of a pile: [`SMALL`] when no pile can outgrow its room, N − 1,
+/// before the stock runs out, else [`LARGE`]. `dealt` counts the stock cards dealt
+/// since the root.
 /// `pins` (S3, `fill="any"` only) marks the piles whose top card the search has
 /// decided to keep until the cards under it are gone. A state is a plain `Copy`
 /// value: the search copies a position instead of undoing moves. The rules read it
@@ -141,21 +150,39 @@ const MAX_TIMES: usize = 14;
 const NO_CARD: u8 = CARDS as u8;
 
 impl<const N: usize, const P: usize> State<N, P> {
-    const EMPTY: Self = State {
-        heights: [0; P],
-        tops: [NO_CARD; P],
-        dealt: 0,
-        pins: 0,
-        piles: [[0; N]; P],
+    const EMPTY: Self = {
+        assert!(N.is_power_of_two(), "a pile's places wrap modulo N");
+        let mut pile = [0; N];
+        pile[N - 1] = NO_CARD;
+        State {
+            heights: [0; P],
+            tops: [NO_CARD; P],
+            dealt: 0,
+            pins: 0,
+            piles: [pile; P],
+        }
     };
 
-    /// The piles of `pos`, with nothing dealt yet; no pile may hold more than N.
+    /// The card below the `h` bottom cards of pile p (`h` ≤ its height): the
+    /// card at place `h - 1`, or [`NO_CARD`] for `h = 0` (the last place, as the
+    /// index wraps).
+    #[inline(always)]
+    fn below(&self, p: usize, h: u8) -> u8 {
+        self.piles[p][usize::from(h).wrapping_sub(1) % N]
+    }
+
+    /// The piles of `pos`, with nothing dealt yet; no pile may hold more than N − 1.
     fn of(pos: &Position) -> Self {
         let mut s = State::EMPTY;
         for p in 0..P {
-            for &card in pos.pile(p).iter() {
-                s.push(p, card.index() as u8);
+            let h = pos.height(p);
+            // The cards are read in place from the top down, so they are written
+            // from the top place down.
+            for (place, card) in s.piles[p][..h].iter_mut().rev().zip(pos.cards_from_top(p)) {
+                *place = card.index() as u8;
             }
+            s.heights[p] = h as u8;
+            s.tops[p] = pos.top(p).map_or(NO_CARD, |c| c.index() as u8);
         }
         s
     }
@@ -196,7 +223,7 @@ impl<const N: usize, const P: usize> State<N, P> {
         if index > 0 {
             self.piles[p].copy_within(at + 1..h, at);
         } else {
-            self.tops[p] = if h > 1 { self.piles[p][h - 2] } else { NO_CARD };
+            self.tops[p] = self.below(p, at as u8);
         }
         self.heights[p] -= 1;
         card
@@ -208,12 +235,17 @@ impl<const N: usize, const P: usize> State<N, P> {
     /// instructions spent on the piles left alone.
     #[inline(always)]
     fn discard_tops(&mut self, mask: u8) {
+        // Every height at once, as the bytes of a word: the multiplication moves bit
+        // p of the mask to bit 0 of byte p (for P ≤ 7 its terms never meet, so
+        // nothing carries), and a pile in the mask has a card, so nothing borrows.
+        let mut bytes = [0u8; 8];
+        bytes[..P].copy_from_slice(&self.heights);
+        let taken = u64::from(mask).wrapping_mul(0x0002_0408_1020_4081) & 0x0101_0101_0101_0101;
+        let heights = (u64::from_le_bytes(bytes) - taken).to_le_bytes();
+        self.heights.copy_from_slice(&heights[..P]);
+        // A pile left alone reads its own top again.
         for p in 0..P {
-            let h = self.heights[p] - (mask >> p & 1);
-            self.heights[p] = h;
-            // For an empty pile this reads an unused place, and drops it.
-            let below = self.piles[p][usize::from(h).wrapping_sub(1) % N];
-            self.tops[p] = if h > 0 { below } else { NO_CARD };
+            self.tops[p] = self.below(p, self.heights[p]);
         }
         self.pins &= !mask;
     }
@@ -245,13 +277,18 @@ impl<const N: usize, const P: usize> State<N, P> {
 /// What stays fixed while one position is solved: the rules and the stock.
 struct Deal {
     rules: Rules,
-    /// The stock at the root, in deal order, as card indices.
-    stock: Vec<u8>,
+    /// The stock at the root, in deal order, as card indices: `stock[..stock_len]`
+    /// (an array, so that a solve allocates nothing for it).
+    stock: [u8; CARDS],
+    stock_len: usize,
     /// `rules::top_bits` of the rank order in force.
     bits: &'static rules::BitTable,
     /// The layout's deck size D and win score D − S (R4.2), looked up once.
     deck_size: usize,
     win_score: usize,
+    /// S2: whether a discard from a pile of two cards or more may lose a win while
+    /// the stock lasts (`fill="any"` and lone cards may not move), looked up once.
+    guarded: bool,
 }
 
 /// A state as the rules read it: with the rules and the stock of its [`Deal`].
@@ -304,16 +341,77 @@ impl<const N: usize, const P: usize> Tableau for Seen<'_, N, P> {
     }
 }
 
+/// S8's first look at one whole deal of the stock, `stock[first..first + P]`, as the
+/// rules read it when it has been dealt onto empty piles: a card on each pile.
+struct DealtAlone<'a, const P: usize> {
+    deal: &'a Deal,
+    first: usize,
+}
+
+impl<const P: usize> Tableau for DealtAlone<'_, P> {
+    #[inline(always)]
+    fn rules(&self) -> &Rules {
+        &self.deal.rules
+    }
+
+    #[inline(always)]
+    fn height(&self, _p: usize) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn card_from_top(&self, p: usize, _index: usize) -> Card {
+        Card::new(self.deal.stock[self.first + p])
+    }
+
+    #[inline(always)]
+    fn top_bit(&self, p: usize) -> u64 {
+        self.deal.bits[usize::from(self.deal.stock[self.first + p])]
+    }
+
+    #[inline(always)]
+    fn tops(&self) -> u64 {
+        (0..P).fold(0, |m, p| m | self.top_bit(p))
+    }
+
+    #[inline(always)]
+    fn stock_left(&self) -> usize {
+        self.deal.stock_len - self.first - P
+    }
+
+    #[inline(always)]
+    fn empty_piles(&self) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    fn empty_mask(&self) -> u8 {
+        0
+    }
+}
+
 impl Deal {
     /// The rules and the stock of `pos`.
     fn of(pos: &Position) -> Deal {
+        let mut stock = [0; CARDS];
+        for (place, card) in stock.iter_mut().zip(pos.stock()) {
+            *place = card.index() as u8;
+        }
         Deal {
             rules: pos.rules,
-            stock: pos.stock().iter().map(|c| c.index() as u8).collect(),
+            stock,
+            stock_len: pos.stock().len(),
             bits: rules::top_bits(pos.rules.ace_high),
             deck_size: pos.rules.deck_size(),
             win_score: pos.rules.win_score(),
+            guarded: pos.rules.fill == FillRule::Any && !pos.rules.relocate_single,
         }
+    }
+
+    /// The stock at the root, in deal order.
+    #[inline]
+    fn stock(&self) -> &[u8] {
+        &self.stock[..self.stock_len]
     }
 
     /// `s` as the rules read it.
@@ -327,7 +425,7 @@ impl Deal {
 
     #[inline]
     fn stock_left<const N: usize, const P: usize>(&self, s: &State<N, P>) -> usize {
-        self.stock.len() - usize::from(s.dealt)
+        self.stock_len - usize::from(s.dealt)
     }
 
     /// The cards discarded so far: those of the layout's deck that are neither in
@@ -562,6 +660,8 @@ struct Buffers {
     table: Table,
     steps: Vec<Step>,
     line: Vec<Move>,
+    /// S7's arrangements of one position (see [`arrangements`]).
+    layouts: Vec<[u8; MAX_PILES]>,
     nodes: u64,
 }
 
@@ -571,8 +671,8 @@ pub struct Solver {
     buffers: Buffers,
     small4: Vec<Frame<SMALL, 4>>,
     small5: Vec<Frame<SMALL, 5>>,
-    large4: Vec<Frame<CARDS, 4>>,
-    large5: Vec<Frame<CARDS, 5>>,
+    large4: Vec<Frame<LARGE, 4>>,
+    large5: Vec<Frame<LARGE, 5>>,
 }
 
 impl Default for Solver {
@@ -591,6 +691,7 @@ impl Solver {
             table: Table::new(),
             steps: Vec::new(),
             line: Vec::new(),
+            layouts: Vec::new(),
             nodes: 0,
         };
         Solver {
@@ -648,7 +749,7 @@ impl Solver {
         // that reach piles that are not empty (R2.3, under both `deal_to`).
         let piles = usize::from(deal.rules.piles);
         let deals_left = pos.stock().len().div_ceil(piles);
-        let small = (0..piles).all(|p| pos.height(p).max(1) + deals_left <= SMALL);
+        let small = (0..piles).all(|p| pos.height(p).max(1) + deals_left < SMALL);
         let (b, l) = (&mut self.buffers, limits);
         match (small, piles) {
             (true, 4) => search(deal, b, &mut self.small4, l, pos),
@@ -810,6 +911,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
     }
 
+    /// Play a branch. Always inlined: the search takes one at every position it
+    /// enters, and a call cost it about 3% of its instructions.
+    #[inline(always)]
     fn take_step(&mut self, s: &mut State<N, P>, step: Step) {
         match step {
             Step::Play(mv) => self.play(s, mv),
@@ -906,11 +1010,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
         let rules = self.deal.rules;
         let stock_left = self.deal.stock_left(s);
-        // S2: under fill="any", a discard from a pile of two or more cards may lose
-        // a win while the stock lasts, unless lone cards may move.
-        let guarded = rules.fill == FillRule::Any && stock_left > 0 && !rules.relocate_single;
+        let guarded = self.deal.guarded && stock_left > 0;
+        // The discard mask is found again right after each change of the piles, so
+        // that it reads the new top cards where they were just computed.
+        let mut all = self.deal.discards(s);
         loop {
-            let all = self.deal.discards(s);
             let mut discards = all;
             if guarded {
                 let lone = (0..P).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
@@ -937,18 +1041,21 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                     );
                 }
                 s.discard_tops(discards);
+                all = self.deal.discards(s);
                 continue;
             }
             if rules.fill == FillRule::Any && stock_left == 0 {
                 if let Some(fill @ Move::Fill { dst, .. }) = self.witnessed_buried_card(s) {
                     self.play(s, fill);
                     self.play(s, Move::Discard(dst));
+                    all = self.deal.discards(s);
                     continue;
                 }
             }
             if rules.fill != FillRule::Any && stock_left == 0 {
                 if let Some(fill) = self.free_fill(s) {
                     self.play(s, fill);
+                    all = self.deal.discards(s);
                     continue;
                 }
             }
@@ -999,7 +1106,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// the stock.
     fn in_play(&self, s: &State<N, P>) -> u64 {
         let bits = self.deal.bits;
-        let stock = self.deal.stock[usize::from(s.dealt)..]
+        let stock = self.deal.stock()[usize::from(s.dealt)..]
             .iter()
             .fold(0, |m, &c| m | bits[usize::from(c)]);
         (0..P).fold(stock, |m, p| {
@@ -1089,13 +1196,23 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         if rules.deal == DealRule::Any {
             return self.stock_is_doomed_for_any();
         }
-        let stock = self.deal.stock.len();
+        let stock = self.deal.stock_len;
         let deals = stock.div_ceil(P);
         (1..=deals).any(|k| {
             let first = (deals - k) * P;
             // The first of the k deals must reach every pile (a partial last deal
             // alone leaves piles that we do not see on top).
             if first + P > stock {
+                return false;
+            }
+            // On the empty piles the first deal leaves one card on each: a discard
+            // among them empties a pile at once. (Nine times in ten it has one, so
+            // this is asked before the piles are built.)
+            let alone = DealtAlone::<P> {
+                deal: self.deal,
+                first,
+            };
+            if rules::discard_mask_of::<_, P>(&alone) != 0 {
                 return false;
             }
             let mut t = State::<N, P> {
@@ -1130,7 +1247,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         let bits = self.deal.bits;
         // Under deal_to="all", stock card i goes to pile i mod P in deal i / P
         // (R2.3), and `dealt` is a multiple of P while the stock lasts.
-        let stock = &self.deal.stock[usize::from(s.dealt)..];
+        let stock = &self.deal.stock()[usize::from(s.dealt)..];
         let times = stock.len().div_ceil(P) + 1;
         let mut removable = 0u64;
         loop {
@@ -1194,7 +1311,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// to take them.
     fn stock_is_doomed_for_any(&self) -> bool {
         let bits = self.deal.bits;
-        let stock = &self.deal.stock;
+        let stock = self.deal.stock();
         let deals = stock.len().div_ceil(P);
         (1..=deals).any(|k| {
             let first = (deals - k) * P;
@@ -1241,7 +1358,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
         // The key: heights, `dealt`, `pins`, then the cards of each pile in turn,
         // written N places at a time into room enough for the last pile's N.
-        let mut key = [0u8; key_head(MAX_PILES) + CARDS + CARDS];
+        let mut key = [0u8; key_head(MAX_PILES) + CARDS + LARGE];
         key[..P].copy_from_slice(&c.heights);
         key[P] = c.dealt;
         key[P + 1] = c.pins;
@@ -1360,7 +1477,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// and each fill from a heavy pile: into the first empty pile when another empty
     /// one remains, else from every arrangement, into its empty pile.
     fn expand_arrangements(&mut self, s: &State<N, P>, legal: LegalMoves, light: u8, lone: &[u8]) {
-        let layouts = arrangements(light, lone);
+        // The buffer is taken for the while, so that the steps can grow meanwhile.
+        let mut layouts = std::mem::take(&mut self.buffers.layouts);
+        arrangements(light, lone, &mut layouts);
         if legal.deal {
             self.buffers
                 .steps
@@ -1393,23 +1512,26 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 }
             }
         }
+        self.buffers.layouts = layouts;
     }
 
     /// S7: relocate lone cards (legal fills) until the light piles hold `layout`.
     fn arrange(&mut self, s: &mut State<N, P>, layout: &[u8; MAX_PILES]) {
         let lone = |s: &State<N, P>, p: usize| (s.heights[p] == 1).then(|| s.card_from_top(p, 0));
         loop {
-            let misplaced: Vec<usize> = (0..P)
-                .filter(|&p| layout[p] != HEAVY && lone(s, p).is_some_and(|c| layout[p] != c))
-                .collect();
-            let Some(&any) = misplaced.first() else {
+            let misplaced = (0..P).fold(0u8, |m, p| {
+                let wrong = layout[p] != HEAVY && lone(s, p).is_some_and(|c| layout[p] != c);
+                m | u8::from(wrong) << p
+            });
+            if misplaced == 0 {
                 return;
-            };
+            }
+            let any = misplaced.trailing_zeros() as usize;
             // A misplaced card whose place is free goes there; if none is, the
             // misplaced cards fill each other's places, and one of them steps aside.
-            let (src, dst) = misplaced
-                .iter()
-                .find_map(|&q| {
+            let (src, dst) = (0..P)
+                .filter(|&q| misplaced >> q & 1 == 1)
+                .find_map(|q| {
                     let card = lone(s, q)?;
                     let dst = layout.iter().position(|&c| c == card)?;
                     (s.heights[dst] == 0).then_some((q, dst))
@@ -1446,10 +1568,17 @@ fn lone_cards<const N: usize, const P: usize>(s: &State<N, P>, light: u8) -> ([u
 }
 
 /// Every way to place the `lone` cards on the `light` piles, one card a pile at
-/// most, as layouts (see [`Step::Arranged`]; piles past the rules' are heavy).
-fn arrangements(light: u8, lone: &[u8]) -> Vec<[u8; MAX_PILES]> {
-    let slots: Vec<usize> = (0..MAX_PILES).filter(|&p| light >> p & 1 == 1).collect();
-    let mut out = Vec::new();
+/// most, as layouts in `out` (see [`Step::Arranged`]; piles past the rules' are
+/// heavy).
+fn arrangements(light: u8, lone: &[u8], out: &mut Vec<[u8; MAX_PILES]>) {
+    let mut places = [0; MAX_PILES];
+    let mut n = 0;
+    for p in (0..MAX_PILES).filter(|&p| light >> p & 1 == 1) {
+        places[n] = p;
+        n += 1;
+    }
+    let slots = &places[..n];
+    out.clear();
     let mut layout = [HEAVY; MAX_PILES];
     fn place(
         k: usize,
@@ -1476,8 +1605,7 @@ fn arrangements(light: u8, lone: &[u8]) -> Vec<[u8; MAX_PILES]> {
             }
         }
     }
-    place(0, &slots, lone, &mut layout, &mut out);
-    out
+    place(0, slots, lone, &mut layout, out);
 }
 
 /// The plain search, the reference solver's twin: depth first over every legal
@@ -1653,8 +1781,10 @@ pub fn plain_solvability(rules: Rules, seed: u64, start: u64, games: u64) -> Sol
     tally
 }
 
-/// How many games each thread solves between two looks at the cancel flag.
-const CHUNK_PER_THREAD: u64 = 16;
+/// How many games each thread solves in one batch of [`verdicts`]: a batch makes a
+/// [`Solver`] for each thread, whose tables cost more than a quick solve, and it
+/// holds the batch's verdicts (a cancelled run stops at its next game anyway).
+const CHUNK_PER_THREAD: u64 = 1024;
 
 /// Solve games `start .. start + games` (modulo 2⁶⁴) of master seed `seed` on
 /// `pool`, each with its own `limits`, and count the verdicts; None when the
@@ -1853,11 +1983,11 @@ mod tests {
     /// `f` given a search of `pos` (not started).
     fn with_search<const P: usize, R>(
         pos: &Position,
-        f: impl FnOnce(&mut Search<CARDS, P, false>) -> R,
+        f: impl FnOnce(&mut Search<LARGE, P, false>) -> R,
     ) -> R {
         let (deal, limits) = (Deal::of(pos), Limits::default());
         let (mut solver, mut frames) = (Solver::new(), Vec::new());
-        let mut search = Search::<CARDS, P, false> {
+        let mut search = Search::<LARGE, P, false> {
             deal: &deal,
             buffers: &mut solver.buffers,
             frames: &mut frames,
@@ -1894,7 +2024,7 @@ mod tests {
     }
 
     /// Random positions with tall piles (up to 52 cards in one), a short stock and
-    /// some discards, under every rule set: the room of a pile is then [`CARDS`].
+    /// some discards, under every rule set: the places of a pile are then [`LARGE`].
     fn tall_positions(count: usize, seed: u64) -> Vec<Position> {
         let mut rng = Rng::new(seed);
         let rules = all_rules();
@@ -2017,7 +2147,7 @@ mod tests {
     }
 
     fn state_moves_match<const P: usize>(pos: &Position) {
-        let (deal, s) = (Deal::of(pos), State::<CARDS, P>::of(pos));
+        let (deal, s) = (Deal::of(pos), State::<LARGE, P>::of(pos));
         assert_eq!(deal.score(&s), pos.score());
         assert_eq!(
             s.empty(),
@@ -2072,12 +2202,13 @@ mod tests {
         ];
         for (piles, expected) in cases {
             let pos = crate::position::position_with_piles(piles, "relocate_single=true");
-            let s = State::<CARDS, 4>::of(&pos);
+            let s = State::<LARGE, 4>::of(&pos);
             with_search(&pos, |search| {
                 search.record = true;
                 let light = search.light_piles(&s);
                 let (lone, n) = lone_cards(&s, light);
-                let layouts = arrangements(light, &lone[..n]);
+                let mut layouts = Vec::new();
+                arrangements(light, &lone[..n], &mut layouts);
                 assert_eq!(layouts.len(), expected, "{piles}");
                 let distinct: HashSet<[u8; MAX_PILES]> = layouts.iter().copied().collect();
                 assert_eq!(distinct.len(), layouts.len());
