@@ -1032,15 +1032,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 discards &= safe;
             }
             if discards != 0 {
-                // Every discard in the mask stays legal while the others are played.
-                if self.record {
-                    self.buffers.line.extend(
-                        (0..P as u8)
-                            .filter(|p| discards >> p & 1 == 1)
-                            .map(Move::Discard),
-                    );
-                }
-                s.discard_tops(discards);
+                self.discard_tops(s, discards);
                 all = self.deal.discards(s);
                 continue;
             }
@@ -1091,15 +1083,23 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if forced == 0 {
                 return all;
             }
-            if self.record {
-                self.buffers.line.extend(
-                    (0..P as u8)
-                        .filter(|p| forced >> p & 1 == 1)
-                        .map(Move::Discard),
-                );
-            }
-            s.discard_tops(forced);
+            self.discard_tops(s, forced);
         }
+    }
+
+    /// Discard the top card of every pile in `mask` (each discard in it stays
+    /// legal while the others are played), writing them down while the line is
+    /// played again.
+    #[inline(always)]
+    fn discard_tops(&mut self, s: &mut State<N, P>, mask: u8) {
+        if self.record {
+            self.buffers.line.extend(
+                (0..P as u8)
+                    .filter(|p| mask >> p & 1 == 1)
+                    .map(Move::Discard),
+            );
+        }
+        s.discard_tops(mask);
     }
 
     /// The bits (`rules::top_bits`) of the cards still in play: in the piles or in
