@@ -492,6 +492,19 @@ def test_bench_prints_the_figures(capsys, monkeypatch):
     assert re.search(r"^bytes of a native position +240$", out, re.MULTILINE), out
 
 
+@pytest.mark.parametrize("cores", [2, 4])
+def test_bench_ratios_are_those_of_the_figures_beside_them(monkeypatch, cores):
+    """On two cores the every-core run once replaced the two-thread figure, so
+    that "2 threads / 2 processes" was not the quotient of the figures printed."""
+    import acesup.bench
+
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    f = acesup.bench.measure(native_games=2000, reference_games=20)
+    assert f["2 threads / 2 processes"] == f["native games/s, 2 threads"] / f["native games/s, 2 processes of 1 thread"]
+    assert f["2 threads / 1 thread"] == f["native games/s, 2 threads"] / f["native games/s, 1 thread"]
+    assert f"native games/s, {cores} threads" in f and f"{cores} threads / 1 thread" in f
+
+
 def test_a_reader_that_goes_away_ends_the_command_quietly(monkeypatch, capsys):
     """`acesup solve … | head`: a closed pipe ends the command with status 141, no traceback."""
     from acesup.cli import main

@@ -109,7 +109,6 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
     one = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=1), native_games)
     two = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=2), native_games)
     processes = _two_processes(native_games // 2, strategy, rules)
-    every = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=cores), native_games)
     reference_rules = None if rules is None else acesup.reference.Rules.parse(str(rules))
     reference = _rate(lambda: acesup.reference.simulate(reference_games, strategy, reference_rules, seed=2),
                       reference_games)
@@ -121,12 +120,15 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
         "native games/s, 2 processes of 1 thread": processes,
         "2 threads / 2 processes": two / processes,
         "2 threads / 1 thread": two / one,
-        f"native games/s, {cores} threads": every,
         "reference games/s": reference,
         "native / reference (1 thread)": one / reference,
-        f"{cores} threads / 1 thread": every / one,
         "bytes of a native position": acesup._core.POSITION_BYTES,
     }
+    if cores != 2:
+        # On two cores these are the figures of two threads above, measured once.
+        every = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=cores), native_games)
+        figures[f"native games/s, {cores} threads"] = every
+        figures[f"{cores} threads / 1 thread"] = every / one
     if montecarlo_games:
         acesup.simulate(1, "montecarlo", rules, seed=1, threads=1)
         rate = _rate(lambda: acesup.simulate(montecarlo_games, "montecarlo", rules, seed=2, threads=1),
