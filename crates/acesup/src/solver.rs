@@ -1245,10 +1245,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// a stronger card of its suit might be on top of another pile.
     fn locked(&self, s: &State<N, P>) -> bool {
         let bits = self.deal.bits;
-        // Under deal_to="all", stock card i goes to pile i mod P in deal i / P
-        // (R2.3), and `dealt` is a multiple of P while the stock lasts.
-        let stock = &self.deal.stock()[usize::from(s.dealt)..];
-        let times = stock.len().div_ceil(P) + 1;
+        let (dealt, deals) = self.deals_from(s.dealt);
+        let times = deals + 1;
         let mut removable = 0u64;
         loop {
             // seen[t][p]: the cards that might be on top of pile p after the
@@ -1265,10 +1263,13 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             }
             for t in 1..times {
                 for p in 0..P {
-                    seen[t][p] = match stock.get((t - 1) * P + p) {
-                        Some(&c) if removable & bits[usize::from(c)] == 0 => bits[usize::from(c)],
-                        Some(&c) => bits[usize::from(c)] | seen[t - 1][p],
-                        None => seen[t - 1][p],
+                    // A deal that brings pile p no card (a partial last one)
+                    // leaves what might be on top of it as it was.
+                    let bit = bits[usize::from(dealt[t - 1][p])];
+                    seen[t][p] = match bit {
+                        0 => seen[t - 1][p],
+                        _ if removable & bit == 0 => bit,
+                        _ => bit | seen[t - 1][p],
                     };
                 }
             }
@@ -1311,27 +1312,50 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// to take them.
     fn stock_is_doomed_for_any(&self) -> bool {
         let bits = self.deal.bits;
-        let stock = self.deal.stock();
-        let deals = stock.len().div_ceil(P);
+        let (dealt, deals) = self.deals_from(0);
         (1..=deals).any(|k| {
-            let first = (deals - k) * P;
-            if first + P > stock.len() {
+            let first = &dealt[deals - k];
+            if first.contains(&NO_CARD) {
                 return false;
             }
             let mut on_pile = [0u64; P];
-            for (i, &c) in stock[first..].iter().enumerate() {
-                on_pile[i % P] |= bits[usize::from(c)];
+            for row in &dealt[deals - k..deals] {
+                for p in 0..P {
+                    on_pile[p] |= bits[usize::from(row[p])];
+                }
             }
             let all = on_pile.iter().fold(0, |m, &b| m | b);
             let stuck = (0..P).all(|p| {
-                let bit = bits[usize::from(stock[first + p])];
+                let bit = bits[usize::from(first[p])];
                 rules::stronger_bits(bit) & all & !on_pile[p] == 0
             });
             stuck
-                && stock[first..first + P]
+                && first
                     .iter()
                     .any(|&c| !rules::is_top_rank(Card::new(c), &self.deal.rules))
         })
+    }
+
+    /// The cards of each deal left after the first `dealt` cards of the stock,
+    /// `[deal][pile]` ([`NO_CARD`] where a deal brings a pile none), as the rules
+    /// deal them onto empty piles (`rules::deal_targets`), and their number. Under
+    /// `deal_to="all"` that is where they go whatever the piles hold.
+    fn deals_from(&self, dealt: u8) -> ([[u8; P]; MAX_TIMES], usize) {
+        let mut t = State::<N, P> {
+            dealt,
+            ..State::EMPTY
+        };
+        let mut rows = [[NO_CARD; P]; MAX_TIMES];
+        let mut deals = 0;
+        while self.deal.stock_left(&t) > 0 {
+            let before = t.heights;
+            self.deal.apply(&mut t, Move::Deal);
+            for p in (0..P).filter(|&p| t.heights[p] > before[p]) {
+                rows[deals][p] = t.tops[p];
+            }
+            deals += 1;
+        }
+        (rows, deals)
     }
 
     /// Record `s` in the table under its canonical key: true if it is new.
