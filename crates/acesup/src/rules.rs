@@ -593,7 +593,9 @@ pub fn stronger_bits(bit: u64) -> u64 {
 /// below it in its lane. 0 for no card.
 #[inline]
 pub fn weaker_bits(bit: u64) -> u64 {
-    let lane = 0xffff_u64.checked_shl(bit.trailing_zeros() & !15).unwrap_or(0);
+    let lane = 0xffff_u64
+        .checked_shl(bit.trailing_zeros() & !15)
+        .unwrap_or(0);
     bit.wrapping_sub(1) & lane
 }
 
