@@ -26,6 +26,7 @@ pub mod cancel;
 pub mod cards;
 pub mod deals;
 pub mod game;
+pub mod hash;
 pub mod moves;
 pub mod optimal;
 pub mod pool;

@@ -18,13 +18,14 @@
 //! chance nodes run their outcomes on rayon's threads.
 
 use crate::cards::Card;
+use crate::hash::{BuildKeyHasher, KeyHasher};
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
 use crate::rules::{self, DealTo, LegalMoves, Rules, Tableau};
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -195,29 +196,7 @@ struct Key(u128, u64);
 
 const CHANCE: u64 = 1 << 63;
 
-/// A fast hasher for keys (FxHash's multiply).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u128(&mut self, n: u128) {
-        self.write_u64(n as u64);
-        self.write_u64((n >> 64) as u64);
-    }
-}
-
-type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
+type KeyMap<V> = HashMap<Key, V, BuildKeyHasher>;
 
 /// What the keys of a layout need: each card's compact index (suit × R + rank
 /// place, 0..D) and the suit relabellings.

@@ -15,16 +15,16 @@
 
 use crate::cancel;
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
+use crate::hash::BuildKeyHasher;
 use crate::moves::{Move, MAX_PILES};
 use crate::optimal;
 use crate::position::{PlayOut, Position};
-use crate::rng::{mix, shuffle_slice, Rng};
+use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
 use crate::solver::{Limits, Solver};
 use crate::{Error, ErrorKind, Result};
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Decides the next move of a game.
 pub trait Strategy: Sync {
@@ -336,36 +336,7 @@ fn piles_key(pos: &Position) -> PilesKey {
     key
 }
 
-/// A hasher for [`PilesKey`]s, 8 bytes at a step: FxHash's multiply, finished by
-/// SplitMix64's mix so that the low bits, which pick a bucket, depend on every
-/// byte. A search hashes every position it reaches, and SipHash (the default)
-/// took a third of lookahead's time; no adversary chooses these keys.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        mix(self.0)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-}
-
-type SeenSet = HashSet<PilesKey, BuildHasherDefault<KeyHasher>>;
+type SeenSet = HashSet<PilesKey, BuildKeyHasher>;
 
 thread_local! {
     /// The positions seen by this thread's current lookahead search, kept from
