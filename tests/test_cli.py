@@ -482,12 +482,15 @@ def test_table_is_markdown_of_every_rules_and_deal(capsys, monkeypatch):
 def test_bench_prints_the_figures(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "bench", "--games", "2000", "--reference-games", "20",
                          "--solver-games", "4", "--node-limit", "1000", "--memory-games", "0",
-                         "--montecarlo-games", "2", "--plain-games", "3")
+                         "--montecarlo-games", "2", "--plain-games", "3", "--batch-slots", "256",
+                         "--batch-steps", "3", "--callable-games", "20", "--batch-memory-games", "0")
     assert status == 0
     for figure in ("native ns a game, 1 thread", "native games/s, 1 thread", "native games/s, 2 threads",
                    "native games/s, 2 processes of 1 thread", "2 threads / 2 processes", "reference games/s",
                    "native / reference", "solver deals/s, 1 thread", "montecarlo ms a game, 1 thread",
-                   "solver / plain search, standard", "solver / plain search, relocate_single=true"):
+                   "solver / plain search, standard", "solver / plain search, relocate_single=true",
+                   "NumPy over Batch(256)", "Batch / callable", "ceiling of Batch / callable (built-in / callable)",
+                   "native step decisions/s"):
         assert figure in out
     assert re.search(r"^bytes of a native position +240$", out, re.MULTILINE), out
 

@@ -22,7 +22,9 @@ and only ratios taken side by side mean something:
 - the batch section (docs/BATCH.md): games/s of a NumPy random-legal policy over
   ``acesup.Batch`` divided by those of the same policy as a Python callable in
   ``simulate``, and the decisions that policy's games take (the Batch's games/s
-  are at most the step's decisions/s over them); the native ``step``'s decisions
+  are at most the step's decisions/s over them); the same policy as the built-in
+  ``"random"`` on every core, whose games/s no Batch policy can exceed, over the
+  callable's: the ceiling of Batch / callable; the native ``step``'s decisions
   per second on every core with a trivial policy (the highest legal action), the
   policy's own time apart; and the resident memory before and after a long batch
   run.
@@ -188,7 +190,7 @@ def _highest_legal(mask: np.ndarray) -> np.ndarray:
     return mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
 
 
-def measure_batch(slots: int = 65_536, steps: int = 40, callable_games: int = 2_000,
+def measure_batch(slots: int = 65_536, steps: int = 100, callable_games: int = 10_000,
                   memory_games: int = 10_000_000) -> dict[str, float]:
     """The batch section (see the module doc) over a Batch of ``slots`` slots: the
     random-legal policy over 2 * ``slots`` games once its games end at every step,
@@ -211,9 +213,15 @@ def measure_batch(slots: int = 65_536, steps: int = 40, callable_games: int = 2_
         batch.step(_random_legal(rng, batch.action_mask))
         timed += 1
     batched = (batch.finished - finished) / (time.perf_counter() - began)
+    # The built-in "random" is the same policy (the forced discards, then a uniformly
+    # random legal move) played with no Python and no arrays: what the Batch's games/s
+    # cannot exceed on these cores, and so the ceiling of Batch / callable.
+    native = _rate(lambda: acesup.simulate(20 * slots, "random", seed=5, threads=os.cpu_count()), 20 * slots)
     figures["random-legal games/s, callable in simulate"] = called
     figures[f"random-legal games/s, NumPy over Batch({slots})"] = batched
     figures["Batch / callable"] = batched / called
+    figures[f"random games/s, built-in native, {os.cpu_count() or 1} cores"] = native
+    figures["ceiling of Batch / callable (built-in / callable)"] = native / called
     # Every slot decides at every step (the run has 2**64 games), so a game costs this
     # many decisions: Batch's games/s are at most the step's decisions/s over it.
     figures["random-legal decisions a game"] = timed * slots / (batch.finished - finished)
@@ -257,10 +265,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strategy", default="random", help="strategy to time (default random)")
     parser.add_argument("--batch-slots", type=int_at_least(1), default=65_536,
                         help="slots of the timed Batch (default 65536)")
-    parser.add_argument("--batch-steps", type=int_at_least(1), default=40,
-                        help="timed steps of the trivial batch policy (default 40)")
-    parser.add_argument("--callable-games", type=games_count(), default=2_000,
-                        help="games of the Python callable policy (default 2000)")
+    parser.add_argument("--batch-steps", type=int_at_least(1), default=100,
+                        help="timed steps of the trivial batch policy (default 100)")
+    parser.add_argument("--callable-games", type=games_count(), default=10_000,
+                        help="games of the Python callable policy (default 10000)")
     parser.add_argument("--batch-memory-games", type=games_count(0), default=10_000_000,
                         help="games of the batch memory run, 0 to skip (default 1e7)")
     parser.add_argument("--batch-only", action="store_true", help="only the batch section")
