@@ -144,3 +144,20 @@ def test_the_strategy_refuses_what_it_cannot_play(engine):
         engine.strategy("optimal:depth=2")
     with pytest.raises(engine.StrategyError, match="out of reach"):
         engine.strategy("optimal")(engine.Game.from_seed(1))
+
+
+def test_the_frontier_script_prints_finished_and_stopped_layouts(capsys):
+    """scripts/optimal_frontier.py, which regenerates RESULTS.md's frontier: a layout
+    that finishes gets its exact value, one stopped at its timeout how far it got."""
+    import runpy
+    from pathlib import Path
+
+    script = runpy.run_path(str(Path(__file__).parents[1] / "scripts" / "optimal_frontier.py"))
+    assert script["main"](["suits=4,ranks=2", "--threads", "1", "--timeout", "60"]) == 0
+    header, rule, finished = capsys.readouterr().out.splitlines()
+    assert header.startswith("| layout | optimum |") and rule.startswith("| --- |")
+    assert finished.startswith("| suits=4,ranks=2 | 19/35 = 54.29% |") and finished.endswith(" | 108 |")
+    assert script["main"](["suits=4,ranks=3,deal=any", "--threads", "1", "--timeout", "0.3"]) == 0  # about 12 s
+    stopped = capsys.readouterr().out.splitlines()[-1]
+    assert stopped.startswith("| suits=4,ranks=3,deal=any | not reached: stopped after ")
+    assert "opening deals solved" in stopped
