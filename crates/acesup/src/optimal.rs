@@ -560,40 +560,87 @@ impl Table {
         Some(best)
     }
 
-    /// The move a perfect player makes in `pos` (a game not over, without
-    /// `relocate_single`): the first in R3 order of the legal moves of the best
-    /// value. `None` when cancelled.
+    /// The move a perfect player makes in `pos` (a game not over): the first in R3
+    /// order of the moves of the best value other than a lone card's move. Under
+    /// `relocate_single`, when the best of the position's class (the positions that
+    /// lone-card moves reach from it, which share one value) is had only from other
+    /// members, the first lone-card move towards the nearest of them: each such move
+    /// brings the player one move closer, so it never moves a card back and forth.
+    /// `None` when cancelled.
     pub fn best_move(&self, pos: &Position, progress: &Progress) -> Option<Move> {
         let v = Visible::of(pos);
         let mut local = KeyMap::default();
-        let mut best: Option<(Move, u64)> = None;
-        for mv in LegalMoves::of(&v).iter() {
-            let w = match mv {
-                Move::Deal => self.chance(&v, progress)?,
-                _ => self.decide(&v.after(mv), &mut local, progress)?,
-            };
-            if best.is_none_or(|(_, b)| w > b) {
-                best = Some((mv, w));
+        // The class, `pos` first; each member's lone-card moves with the member they
+        // reach, and its best other move with that move's value.
+        let mut members = vec![(self.layout.raw(&v), v)];
+        let mut links: Vec<Vec<(Move, usize)>> = Vec::new();
+        let mut direct: Vec<Option<(Move, u64)>> = Vec::new();
+        while links.len() < members.len() {
+            let member = members[links.len()].1;
+            let (mut own, mut best) = (Vec::new(), None::<(Move, u64)>);
+            for mv in LegalMoves::of(&member).iter() {
+                if member.relocates(mv) {
+                    let next = member.after(mv);
+                    let key = self.layout.raw(&next);
+                    let j = match members.iter().position(|(k, _)| *k == key) {
+                        Some(j) => j,
+                        None => {
+                            members.push((key, next));
+                            members.len() - 1
+                        }
+                    };
+                    own.push((mv, j));
+                    continue;
+                }
+                let w = match mv {
+                    Move::Deal => self.chance(&member, progress)?,
+                    _ => self.decide(&member.after(mv), &mut local, progress)?,
+                };
+                if best.is_none_or(|(_, b)| w > b) {
+                    best = Some((mv, w));
+                }
+            }
+            links.push(own);
+            direct.push(best);
+        }
+        let top = direct.iter().flatten().map(|&(_, w)| w).max()?;
+        // How many lone-card moves each member is from one where `top` is had
+        // (breadth first: those moves can be undone, so the links go both ways).
+        let mut distance = vec![usize::MAX; members.len()];
+        let mut queue: Vec<usize> = (0..members.len())
+            .filter(|&m| direct[m].is_some_and(|(_, w)| w == top))
+            .collect();
+        for &m in &queue {
+            distance[m] = 0;
+        }
+        let mut next = 0;
+        while let Some(&m) = queue.get(next) {
+            next += 1;
+            for &(_, j) in &links[m] {
+                if distance[j] == usize::MAX {
+                    distance[j] = distance[m] + 1;
+                    queue.push(j);
+                }
             }
         }
-        best.map(|(mv, _)| mv)
+        if distance[0] == 0 {
+            return direct[0].map(|(mv, _)| mv);
+        }
+        links[0]
+            .iter()
+            .find(|&&(_, j)| distance[j] + 1 == distance[0])
+            .map(|&(mv, _)| mv)
     }
 }
 
 /// The `StrategyError` of a layout that the `"optimal"` strategy does not play: a
-/// deck of more than [`STRATEGY_MAX_DECK`] cards, or `relocate_single=True`.
+/// deck of more than [`STRATEGY_MAX_DECK`] cards.
 pub fn refusal(rules: &Rules) -> Option<Error> {
-    if rules.deck_size() > STRATEGY_MAX_DECK {
+    (rules.deck_size() > STRATEGY_MAX_DECK).then(|| {
         let error = out_of_reach(rules, STRATEGY_MAX_DECK);
-        return Some(Error::new(
-            ErrorKind::Strategy,
-            format!("strategy 'optimal': {}", error.message),
-        ));
-    }
-    rules.relocate_single.then(|| {
         Error::new(
             ErrorKind::Strategy,
-            "strategy 'optimal' does not play relocate_single=True: a lone card's moves tie with the moves they lead to",
+            format!("strategy 'optimal': {}", error.message),
         )
     })
 }
@@ -603,8 +650,7 @@ static TABLES: Mutex<Vec<(Rules, Arc<Table>)>> = Mutex::new(Vec::new());
 
 /// The table of `rules` for the `"optimal"` strategy, computed on all cores the
 /// first time (cancelled by `progress.cancel`: `Ok(None)`), then kept.
-/// `StrategyError` for a deck of more than [`STRATEGY_MAX_DECK`] cards or for
-/// `relocate_single=True`.
+/// `StrategyError` for a deck of more than [`STRATEGY_MAX_DECK`] cards.
 pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Table>>> {
     refusal(&rules).map_or(Ok(()), Err)?;
     if let Some((_, table)) = TABLES

@@ -111,10 +111,46 @@ class Table:
         return total / len(openings)
 
     def best_move(self, piles: Piles, unseen: frozenset[Card]) -> Move:
-        """The first legal move in R3 order of the best value."""
-        moves = legal_moves(self._position(piles, unseen))
-        values = [self.after(piles, unseen, move) for move in moves]
-        return moves[values.index(max(values))]
+        """The first legal move in R3 order of the best value other than a lone
+        card's move. Under ``relocate_single``, when the best of the position's class
+        (the positions that lone-card moves reach from it, which share one value) is
+        had only from other members, the first lone-card move towards the nearest of
+        them: each such move brings the player one move closer, so it never moves a
+        card back and forth."""
+        members = [piles]  # the class, this position first
+        links: list[list[tuple[Move, int]]] = []  # each member's lone-card moves and whom they reach
+        direct: list[tuple[Move, Fraction] | None] = []  # each member's best other move and its value
+        while len(links) < len(members):
+            member = members[len(links)]
+            own: list[tuple[Move, int]] = []
+            best: tuple[Move, Fraction] | None = None
+            for move in legal_moves(self._position(member, unseen)):
+                if move.kind == "fill" and len(member[move.src]) == 1:
+                    work = self._position(member, unseen)
+                    work.apply(move)
+                    reached = tuple(map(tuple, work.piles))
+                    if reached not in members:
+                        members.append(reached)
+                    own.append((move, members.index(reached)))
+                    continue
+                value = self.after(member, unseen, move)
+                if best is None or value > best[1]:
+                    best = (move, value)
+            links.append(own)
+            direct.append(best)
+        top = max(best[1] for best in direct if best is not None)
+        # How many lone-card moves each member is from one where `top` is had
+        # (breadth first: those moves can be undone, so the links go both ways).
+        queue = [m for m, best in enumerate(direct) if best is not None and best[1] == top]
+        distance = dict.fromkeys(queue, 0)
+        for m in queue:  # grows while it is read
+            for _, j in links[m]:
+                if j not in distance:
+                    distance[j] = distance[m] + 1
+                    queue.append(j)
+        if distance[0] == 0:
+            return direct[0][0]  # type: ignore[index]
+        return next(move for move, j in links[0] if distance[j] + 1 == distance[0])
 
 
 def optimal(rules: Rules | None, *, threads: int | None = None,
@@ -143,13 +179,9 @@ _TABLES: dict[Rules, Table] = {}
 
 def strategy_table(rules: Rules) -> Table:
     """The table the ``"optimal"`` strategy plays from under ``rules``, filled the
-    first time, then kept. ``StrategyError`` for a deck of more than 16 cards or
-    ``relocate_single=True``."""
+    first time, then kept. ``StrategyError`` for a deck of more than 16 cards."""
     if rules.deck_size() > STRATEGY_MAX_DECK:
         raise StrategyError(f"strategy 'optimal': {out_of_reach(rules, STRATEGY_MAX_DECK)}")
-    if rules.relocate_single:
-        raise StrategyError("strategy 'optimal' does not play relocate_single=True: "
-                            "a lone card's moves tie with the moves they lead to")
     if rules not in _TABLES:
         table = Table(rules)
         table.root()
