@@ -198,28 +198,72 @@ const CHANCE: u64 = 1 << 63;
 
 type KeyMap<V> = HashMap<Key, V, BuildKeyHasher>;
 
-/// What the keys of a layout need: each card's compact index (suit × R + rank
-/// place, 0..D) and the suit relabellings.
+/// What the keys of a layout need: for each renaming of the suits, each card's
+/// new compact index (suit × R + rank place, 0..D).
 struct Layout {
     rules: Rules,
-    compact: [u8; 52],
-    /// Every permutation of the S suits: `perm[s]` is the new number of suit s.
+    /// Every permutation of the S suits (the identity first): `perms[k][s]` is the
+    /// new number of suit s under the k-th renaming.
     perms: Vec<[u8; 4]>,
+    /// `renames[k][card index]`: the compact index of the card once its suit is
+    /// renamed by `perms[k]`.
+    renames: Vec<[u8; 52]>,
+    /// Each card's suit and rank place (0..R).
+    suit_place: [(u8, u8); 52],
+    /// The layout's cards (bit i for card index i).
+    deck: u64,
 }
 
 impl Layout {
     fn new(rules: Rules) -> Layout {
-        let mut compact = [0u8; 52];
         let ranks = rules.ranks;
+        let mut suit_place = [(0, 0); 52];
         for card in rules.deck() {
             let place = rules::strength(card, &rules) + ranks - 1 - rules::TOP_STRENGTH;
-            compact[card.index()] = card.suit() as u8 * ranks + place;
+            suit_place[card.index()] = (card.suit() as u8, place);
         }
+        let perms = permutations(usize::from(rules.suits));
+        let renames = perms
+            .iter()
+            .map(|perm| {
+                let mut rename = [0u8; 52];
+                for card in rules.deck() {
+                    let (suit, place) = suit_place[card.index()];
+                    rename[card.index()] = perm[usize::from(suit)] * ranks + place;
+                }
+                rename
+            })
+            .collect();
         Layout {
             rules,
-            compact,
-            perms: permutations(usize::from(rules.suits)),
+            perms,
+            renames,
+            suit_place,
+            deck: rules.deck().iter().fold(0, |m, c| m | 1 << c.index()),
         }
+    }
+
+    /// A mark of each suit that no symmetry changes (it moves with its suit): for
+    /// each rank place, 6 bits saying where that card is: 0 unseen, 1 discarded,
+    /// else 2 + its place from the bottom of its pile, plus 25 when that pile is
+    /// not in the first group. A pile order within a group changes no mark, and a
+    /// renaming of the suits renames the marks with them.
+    fn marks(&self, v: &Visible, groups: &[u8; MAX_PILES]) -> [u128; 4] {
+        let mut marks = [0u128; 4];
+        let mut seen = self.deck & !v.unseen;
+        while seen != 0 {
+            let (suit, place) = self.suit_place[seen.trailing_zeros() as usize];
+            marks[usize::from(suit)] |= 1 << (6 * place);
+            seen &= seen - 1;
+        }
+        for p in 0..usize::from(self.rules.piles) {
+            let later = 25 * u128::from(groups[p] != 0);
+            for (i, &card) in v.piles[p][..v.height(p)].iter().enumerate() {
+                let (suit, place) = self.suit_place[usize::from(card)];
+                marks[usize::from(suit)] += (1 + i as u128 + later) << (6 * place);
+            }
+        }
+        marks
     }
 
     /// The groups of piles that the deals to come cannot tell apart (OPTIMAL.md):
@@ -246,65 +290,102 @@ impl Layout {
         groups
     }
 
-    /// The encoding of `v` with its suits renamed by `perm`, its piles in the order
-    /// `order`.
-    fn encode(&self, v: &Visible, perm: &[u8; 4], order: &[usize]) -> Key {
-        let ranks = self.rules.ranks;
-        let rename = |card: u8| {
-            let c = self.compact[usize::from(card)];
-            perm[usize::from(c / ranks)] * ranks + c % ranks
-        };
-        let (mut cards, mut meta) = (0u128, 0u64);
-        for &p in order {
-            for &card in &v.piles[p][..v.height(p)] {
-                cards = cards << 5 | u128::from(rename(card) + 1);
-            }
-            meta = meta << 5 | u64::from(v.heights[p]);
-        }
-        let mut unseen = v.unseen;
+    /// The unseen cards of `v` as compact bits, their suits renamed by `rename`.
+    fn unseen(v: &Visible, rename: &[u8; 52]) -> u32 {
+        let (mut unseen, mut bits) = (v.unseen, 0);
         while unseen != 0 {
-            let card = unseen.trailing_zeros() as u8;
-            meta |= 1 << (25 + rename(card));
+            bits |= 1 << rename[unseen.trailing_zeros() as usize];
             unseen &= unseen - 1;
         }
-        Key(cards, meta)
+        bits
+    }
+
+    /// Each pile's cards, their suits renamed by `rename`, as 5-bit fields (compact
+    /// index + 1) from the top of a u128 down, bottom card first: numbers that
+    /// order as the sequences do (a pile before its extensions). Bits from
+    /// [`GROUP_SHIFT`] up are 0.
+    fn codes(&self, v: &Visible, rename: &[u8; 52]) -> [u128; MAX_PILES] {
+        let mut codes = [0u128; MAX_PILES];
+        for (p, code) in codes
+            .iter_mut()
+            .enumerate()
+            .take(usize::from(self.rules.piles))
+        {
+            for (i, &card) in v.piles[p][..v.height(p)].iter().enumerate() {
+                *code |= u128::from(rename[usize::from(card)] + 1) << (5 * (MAX_DECK - 1 - i));
+            }
+        }
+        codes
+    }
+
+    /// The encoding of piles given by their `codes` (group bits ignored), in that
+    /// order, and of the `unseen` compact bits.
+    fn encode(codes: &[u128], unseen: u32) -> Key {
+        let (mut cards, mut meta) = (0u128, 0u64);
+        for &code in codes {
+            let code = code & ((1 << GROUP_SHIFT) - 1);
+            let height = match code {
+                0 => 0,
+                _ => MAX_DECK - code.trailing_zeros() as usize / 5,
+            };
+            for i in 0..height {
+                cards = cards << 5 | (code >> (5 * (MAX_DECK - 1 - i)) & 31);
+            }
+            meta = meta << 5 | height as u64;
+        }
+        Key(cards, meta | u64::from(unseen) << 25)
     }
 
     /// The encoding of `v` as it is, for the memo of a round (no symmetry).
     fn raw(&self, v: &Visible) -> Key {
-        let order: Vec<usize> = (0..usize::from(self.rules.piles)).collect();
-        self.encode(v, &[0, 1, 2, 3], &order)
+        let identity = &self.renames[0];
+        let codes = self.codes(v, identity);
+        Layout::encode(
+            &codes[..usize::from(self.rules.piles)],
+            Layout::unseen(v, identity),
+        )
     }
 
-    /// The canonical key of `v`: the least encoding over every suit relabelling,
-    /// with the piles of each group sorted by their renamed cards (bottom first, a
-    /// pile before its extensions).
+    /// The canonical key of `v`: the encoding of the least renamed position over
+    /// the pile orders within each group and the suit renamings that number the
+    /// suits in the order of their [`Layout::marks`] (ties in any order), compared
+    /// by its piles' renamed cards, group by group in sorted order, then by its
+    /// renamed unseen cards. For `y` = a symmetry σ of `v`, the renamings allowed
+    /// for `y` are those allowed for `v` composed with σ⁻¹ (the marks move with the
+    /// suits), so that least position is the same for every position of `v`'s orbit,
+    /// and it differs between orbits (it is the position, up to the order of the
+    /// piles within a group, which the sort fixes): the key is canonical. The
+    /// marks leave one or two of the 24 renamings of four suits to try, mostly.
     fn canonical(&self, v: &Visible) -> Key {
         let piles = usize::from(self.rules.piles);
         let groups = self.groups(v.stock_left());
-        let ranks = self.rules.ranks;
-        let mut best: Option<Key> = None;
-        for perm in &self.perms {
-            // Each pile's renamed cards, left-aligned in a u128, so that numbers
-            // order as the sequences do.
-            let mut codes = [0u128; MAX_PILES];
-            for (p, code) in codes.iter_mut().enumerate().take(piles) {
-                for (i, &card) in v.piles[p][..v.height(p)].iter().enumerate() {
-                    let c = self.compact[usize::from(card)];
-                    let renamed = perm[usize::from(c / ranks)] * ranks + c % ranks;
-                    *code |= u128::from(renamed + 1) << (5 * (MAX_DECK - 1 - i));
-                }
+        let suits = usize::from(self.rules.suits);
+        let marks = self.marks(v, &groups);
+        let mut best: Option<([u128; MAX_PILES], u32)> = None;
+        for (perm, rename) in self.perms.iter().zip(&self.renames) {
+            let keeps_order =
+                (0..suits).all(|s| (0..suits).all(|t| marks[s] >= marks[t] || perm[s] < perm[t]));
+            if !keeps_order {
+                continue;
             }
-            let mut order: [usize; MAX_PILES] = [0, 1, 2, 3, 4];
-            order[..piles].sort_by_key(|&p| (groups[p], codes[p], p));
-            let key = self.encode(v, perm, &order[..piles]);
-            if best.is_none_or(|b| key < b) {
-                best = Some(key);
+            let mut codes = self.codes(v, rename);
+            for (code, &group) in codes.iter_mut().zip(&groups).take(piles) {
+                *code |= u128::from(group) << GROUP_SHIFT;
+            }
+            codes[..piles].sort_unstable();
+            let candidate = (codes, Layout::unseen(v, rename));
+            if best.is_none_or(|b| candidate < b) {
+                best = Some(candidate);
             }
         }
-        best.expect("at least one suit")
+        let (codes, unseen) = best.expect("at least one suit");
+        Layout::encode(&codes[..piles], unseen)
     }
 }
+
+/// Where a pile's group goes above its code ([`Layout::codes`]), so that sorting
+/// the codes sorts the piles group by group.
+const GROUP_SHIFT: usize = 5 * MAX_DECK;
 
 /// Every permutation of `0..n` (n ≤ 4), padded to 4 entries.
 fn permutations(n: usize) -> Vec<[u8; 4]> {
