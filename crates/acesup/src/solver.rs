@@ -2288,6 +2288,45 @@ mod tests {
         }
     }
 
+    /// S14: with the stock not empty and a pile empty, a card lying right on a
+    /// stronger card of its suit is moved and discarded under `fill="top"` only,
+    /// and only when that card is the next one down.
+    #[test]
+    fn a_card_on_a_stronger_one_of_its_suit_goes() {
+        let cases = [
+            ("Ks2s/9h/-/4d", "standard", "Ks/9h/-/4d"),
+            (
+                "Ks2s/9h/-/4d",
+                "deal=stuck,relocate_single=true",
+                "Ks/9h/-/4d",
+            ),
+            ("Ks2s/9h/-/4d", "strict", "Ks2s/9h/-/4d"),
+            ("Ks5d2s/9h/-/4d", "standard", "Ks5d2s/9h/-/4d"),
+            ("2sKs/9h/-/4d", "standard", "2sKs/9h/-/4d"),
+            ("Ks2s/9h/8c/4d", "standard", "Ks2s/9h/8c/4d"),
+        ];
+        for (piles, rules, expected) in cases {
+            let pos = crate::position::position_with_piles(piles, rules);
+            assert!(!pos.stock().is_empty());
+            let want =
+                State::<LARGE, 4>::of(&crate::position::position_with_piles(expected, rules));
+            with_search(&pos, |search| {
+                search.record = true;
+                let mut s = State::of(&pos);
+                search.close(&mut s);
+                let cards = |s: &State<LARGE, 4>| {
+                    (0..PILES).map(|p| s.pile(p).to_vec()).collect::<Vec<_>>()
+                };
+                assert_eq!(cards(&s), cards(&want), "{piles} {rules}");
+                let mut real = pos.clone();
+                for &mv in &search.buffers.line {
+                    real.play(mv).unwrap();
+                }
+                assert_eq!(real.score(), pos.score() + usize::from(piles != expected));
+            });
+        }
+    }
+
     #[test]
     fn winning_lines_replay_on_seeded_deals() {
         let mut rng = Rng::new(17);
