@@ -960,7 +960,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         Ok(())
     }
 
-    /// Play the forced moves (S1-S5, S9), then the deals while nothing else is legal.
+    /// Play the forced moves (S1-S5, S9, S14), then the deals while nothing else is
+    /// legal.
     fn settle(&mut self, s: &mut State<N, P>) -> std::result::Result<Settled, Stop> {
         loop {
             let discards = self.close(s);
@@ -1001,6 +1002,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     }
 
     /// The forced moves: every discard that cannot lose a win (S1, S2, S5), the
+    /// fills of cards that lie right on a stronger card of their suit (S14), the
     /// buried cards that `fill="any"` can throw away in the endgame (S4), and the
     /// endgame fills that cost no empty pile (S9). Returns the piles that may still
     /// be discarded (S3 decides about them, or with the deal open they are branches).
@@ -1035,6 +1037,14 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 self.discard_tops(s, discards);
                 all = self.deal.discards(s);
                 continue;
+            }
+            if rules.fill == FillRule::Top {
+                if let Some(fill) = self.covered_stronger_card(s) {
+                    // The card moved is a discard now (S1), in the next round.
+                    self.play(s, fill);
+                    all = self.deal.discards(s);
+                    continue;
+                }
             }
             if rules.fill == FillRule::Any && stock_left == 0 {
                 if let Some(fill @ Move::Fill { dst, .. }) = self.witnessed_buried_card(s) {
@@ -1135,6 +1145,26 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 }
                 (t.empty().count_ones() >= empty.count_ones()).then_some(mv)
             })
+    }
+
+    /// S14: under `fill="top"`, with a pile empty, a fill of a top card that lies
+    /// right on a stronger card of its suit (it is discarded from the empty pile
+    /// next, by the card it uncovers).
+    fn covered_stronger_card(&self, s: &State<N, P>) -> Option<Move> {
+        let dst = s.empty().trailing_zeros() as u8;
+        if dst >= P as u8 {
+            return None;
+        }
+        let bits = self.deal.bits;
+        (0..P).find_map(|src| {
+            let top = bits[usize::from(s.tops[src])];
+            let under = bits[usize::from(s.below(src, s.heights[src].wrapping_sub(1)))];
+            (s.heights[src] >= 2 && rules::stronger_bits(top) & under != 0).then_some(Move::Fill {
+                src: src as u8,
+                dst,
+                index: 0,
+            })
+        })
     }
 
     /// S5: whether discards alone, none of them from pile `kept`, can empty a pile.
@@ -2254,6 +2284,45 @@ mod tests {
                         assert_eq!(t.pile(p), &pile[..]);
                     }
                 }
+            });
+        }
+    }
+
+    /// S14: with the stock not empty and a pile empty, a card lying right on a
+    /// stronger card of its suit is moved and discarded under `fill="top"` only,
+    /// and only when that card is the next one down.
+    #[test]
+    fn a_card_on_a_stronger_one_of_its_suit_goes() {
+        let cases = [
+            ("Ks2s/9h/-/4d", "standard", "Ks/9h/-/4d"),
+            (
+                "Ks2s/9h/-/4d",
+                "deal=stuck,relocate_single=true",
+                "Ks/9h/-/4d",
+            ),
+            ("Ks2s/9h/-/4d", "strict", "Ks2s/9h/-/4d"),
+            ("Ks5d2s/9h/-/4d", "standard", "Ks5d2s/9h/-/4d"),
+            ("2sKs/9h/-/4d", "standard", "2sKs/9h/-/4d"),
+            ("Ks2s/9h/8c/4d", "standard", "Ks2s/9h/8c/4d"),
+        ];
+        for (piles, rules, expected) in cases {
+            let pos = crate::position::position_with_piles(piles, rules);
+            assert!(!pos.stock().is_empty());
+            let want =
+                State::<LARGE, 4>::of(&crate::position::position_with_piles(expected, rules));
+            with_search(&pos, |search| {
+                search.record = true;
+                let mut s = State::of(&pos);
+                search.close(&mut s);
+                let cards = |s: &State<LARGE, 4>| {
+                    (0..PILES).map(|p| s.pile(p).to_vec()).collect::<Vec<_>>()
+                };
+                assert_eq!(cards(&s), cards(&want), "{piles} {rules}");
+                let mut real = pos.clone();
+                for &mv in &search.buffers.line {
+                    real.play(mv).unwrap();
+                }
+                assert_eq!(real.score(), pos.score() + usize::from(piles != expected));
             });
         }
     }
