@@ -534,8 +534,8 @@ impl Hindsight {
     /// The defaults of STRATEGIES.md, chosen there by measurement.
     pub const DEFAULT_SAMPLES: u32 = 64;
     pub const DEFAULT_NODES: u64 = 20_000;
-    pub const DEFAULT_STOCK: u64 = 24;
-    pub const DEFAULT_WIN: u64 = 8;
+    pub const DEFAULT_STOCK: u64 = 20;
+    pub const DEFAULT_WIN: u64 = 16;
     /// The largest `win`: 2³⁸, more than the scores of 2³² play-outs (each at most
     /// 52 < 2⁶), so that at this weight wins count first.
     pub const MAX_WIN: u64 = 1 << 38;
@@ -968,8 +968,8 @@ mod tests {
             Builtin::Hindsight(Hindsight {
                 samples: 64,
                 nodes: 20_000,
-                stock: 24,
-                win: 8
+                stock: 20,
+                win: 16
             })
         );
         assert_eq!(

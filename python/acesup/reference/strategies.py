@@ -502,7 +502,7 @@ class Hindsight(Decide):
 
 
 @_builtin("hindsight")
-def _hindsight(samples: str = "64", nodes: str = "20000", stock: str = "24", win: str = "8",
+def _hindsight(samples: str = "64", nodes: str = "20000", stock: str = "20", win: str = "16",
                **params: str) -> Strategy:
     _check_parameters("hindsight", params, ("samples", "nodes", "stock", "win"))
     return Hindsight(_count_parameter("hindsight", "samples", samples, MAX_PLAYOUTS),
