@@ -933,7 +933,7 @@ mod tests {
             ),
             (
                 "hindsight:playouts=3",
-                "strategy 'hindsight' has no parameter 'playouts': its parameters are 'samples', 'nodes', 'stock'",
+                "strategy 'hindsight' has no parameter 'playouts': its parameters are 'samples', 'nodes', 'stock', 'win'",
             ),
             ("greedy:x=1", "strategy 'greedy' has no parameter 'x': it takes none"),
             ("random:", "strategy parameters must be key=value, got '' in 'random:'"),
