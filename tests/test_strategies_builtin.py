@@ -131,7 +131,9 @@ def test_sampling_builtins_draw_when_they_have_a_choice(engine, name):
 
 # Four cards left (Ks 2d Ah Jh, in some order). Moving Ac to the empty pile first wins on
 # both guesses, by the solver: hindsight plays it. With the stock longer than its `stock`
-# it solves nothing and the noop play-outs decide, as montecarlo's do: they favour the deal.
+# it solves nothing and the noop play-outs decide, as montecarlo's do: they favour the deal,
+# by more than 4 points and less than 8 a guess, so that `win` (the worth of a won guess in
+# points of score) decides from 8 up.
 HINDSIGHT_CASE = ("-/Ad3dAsKd5h/Js/KhAc Ks2dAhJh Ts3h2h6h6c9s5s3s8dQh3cTd6d5c5d2cQd4d7h7d4cQc9d4sQs4h6s2s8hTcJd9h8cJcTh"
                   "7cKc7s8s9c fill=top,deal=free,relocate_single=false,ace_high=true")
 
@@ -141,11 +143,15 @@ def test_hindsight_plays_what_the_solver_wins(engine):
     blind = decide(engine, "hindsight:samples=2,stock=3", HINDSIGHT_CASE)
     assert (solved, blind) == (("f3>0", True), ("deal", True))
     assert blind == decide(engine, "montecarlo:playouts=2", HINDSIGHT_CASE)
+    assert decide(engine, "hindsight:samples=2,win=4", HINDSIGHT_CASE) == blind
+    assert decide(engine, "hindsight:samples=2,win=8", HINDSIGHT_CASE) == solved
+    assert decide(engine, "hindsight:samples=2,win=274877906944", HINDSIGHT_CASE) == solved
 
 
 @pytest.mark.parametrize("text", ["hindsight:samples=0", "hindsight:nodes=18446744073709551616",
                                   "hindsight:stock=-1", "hindsight:stock=", "hindsight:playouts=3",
-                                  "hindsight:samples=4294967296"])
+                                  "hindsight:samples=4294967296", "hindsight:win=0",
+                                  "hindsight:win=274877906945"])
 def test_hindsight_bad_parameters(engine, text):
     with pytest.raises(errors.StrategyError, match=text.split(":")[1].split("=")[0]):
         engine.strategy(text)
@@ -272,11 +278,12 @@ def assert_never_reads_the_stock_order(engine, name, seed, options, path, order,
     assert a.randbelow(U64 - 1) == b.randbelow(U64 - 1)  # the same draws
 
 
+@pytest.mark.parametrize("win", ["16", "274877906944"])
 @settings(max_examples=20)  # the reference solves 2 guesses per candidate per example
 @given(seed=seeds, options=rule_options, path=midway, order=st.integers(0, 2**32 - 1), stream=seeds)
-def test_hindsight_never_reads_the_stock_order(engine, seed, options, path, order, stream):
-    assert_never_reads_the_stock_order(engine, "hindsight:samples=2,nodes=100,stock=52", seed, options, path,
-                                       order, stream)
+def test_hindsight_never_reads_the_stock_order(engine, win, seed, options, path, order, stream):
+    assert_never_reads_the_stock_order(engine, f"hindsight:samples=2,nodes=100,stock=52,win={win}", seed,
+                                       options, path, order, stream)
 
 
 # --- both engines play every built-in alike -----------------------------------------------
@@ -305,6 +312,8 @@ def test_engines_agree_game_by_game(name, games, options):
     ({"fill": "ace"}, "hindsight:samples=2,nodes=10000000,stock=12", 3),
     ({"suits": 4, "ranks": 3}, "hindsight:samples=3,nodes=10000000,stock=52", 12),
     ({"suits": 4, "ranks": 4, "piles": 5}, "hindsight:samples=2,nodes=10000000,stock=52", 6),
+    ({}, "hindsight:samples=2,nodes=10000000,stock=12,win=1", 3),
+    ({"suits": 4, "ranks": 3}, "hindsight:samples=3,nodes=10000000,stock=52,win=274877906944", 12),
 ], ids=str)
 def test_engines_agree_on_hindsight(rules, name, games):
     native, ref = load_engine("native"), load_engine("reference")

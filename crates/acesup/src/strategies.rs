@@ -517,10 +517,9 @@ fn choose_by_samples(
 }
 
 /// `"hindsight"`: montecarlo's candidates and guesses, each candidate valued on
-/// each guess by the clairvoyant solver once the stock holds at most `stock` cards:
-/// the candidate winnable on the most guesses is played, ties going to the highest
-/// total score of noop play-outs on the same guesses (all there is to go by while
-/// the stock is longer), then to the earlier candidate. A guess that the solver
+/// each guess by the score of a noop play-out, plus `win` when the stock holds at
+/// most `stock` cards and the clairvoyant solver wins the guess; the candidate of
+/// the highest total is played (ties: the earlier one). A guess that the solver
 /// leaves unresolved within `nodes` positions counts as not won. It never reads the
 /// real stock's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -528,16 +527,18 @@ pub struct Hindsight {
     pub samples: u32,
     pub nodes: u64,
     pub stock: u64,
+    pub win: u64,
 }
 
 impl Hindsight {
     /// The defaults of STRATEGIES.md, chosen there by measurement.
     pub const DEFAULT_SAMPLES: u32 = 64;
     pub const DEFAULT_NODES: u64 = 20_000;
-    pub const DEFAULT_STOCK: u64 = 24;
-    /// What a won guess adds to a candidate's total: more than the scores of 2³²
-    /// play-outs (each at most 52 < 2⁶), so that wins count first.
-    const WIN: u64 = 1 << 38;
+    pub const DEFAULT_STOCK: u64 = 20;
+    pub const DEFAULT_WIN: u64 = 16;
+    /// The largest `win`: 2³⁸, more than the scores of 2³² play-outs (each at most
+    /// 52 < 2⁶), so that at this weight wins count first.
+    pub const MAX_WIN: u64 = 1 << 38;
 }
 
 thread_local! {
@@ -556,7 +557,7 @@ impl Decide for Hindsight {
             choose_by_samples(pos, moves, rng, self.samples, |trial, rng| {
                 let won = solves && solver.solve(trial, &limits).winnable == Some(true);
                 Noop.play_out(trial, rng);
-                u64::from(won) * Hindsight::WIN + trial.score() as u64
+                u64::from(won) * self.win + trial.score() as u64
             })
         })
     }
@@ -668,7 +669,7 @@ impl Builtin {
                 Ok(Builtin::MonteCarlo(MonteCarlo { playouts, policy }))
             }
             "hindsight" => {
-                params.check(&["samples", "nodes", "stock"])?;
+                params.check(&["samples", "nodes", "stock", "win"])?;
                 let samples = params.count(
                     "samples",
                     Hindsight::DEFAULT_SAMPLES.into(),
@@ -676,10 +677,12 @@ impl Builtin {
                 )? as u32;
                 let nodes = params.count("nodes", Hindsight::DEFAULT_NODES, u64::MAX)?;
                 let stock = params.count("stock", Hindsight::DEFAULT_STOCK, u64::MAX)?;
+                let win = params.count("win", Hindsight::DEFAULT_WIN, Hindsight::MAX_WIN)?;
                 Ok(Builtin::Hindsight(Hindsight {
                     samples,
                     nodes,
                     stock,
+                    win,
                 }))
             }
             "optimal" => plain(Builtin::Optimal(Optimal)),
@@ -931,7 +934,7 @@ mod tests {
             ),
             (
                 "hindsight:playouts=3",
-                "strategy 'hindsight' has no parameter 'playouts': its parameters are 'samples', 'nodes', 'stock'",
+                "strategy 'hindsight' has no parameter 'playouts': its parameters are 'samples', 'nodes', 'stock', 'win'",
             ),
             ("greedy:x=1", "strategy 'greedy' has no parameter 'x': it takes none"),
             ("random:", "strategy parameters must be key=value, got '' in 'random:'"),
@@ -966,17 +969,24 @@ mod tests {
             Builtin::Hindsight(Hindsight {
                 samples: 64,
                 nodes: 20_000,
-                stock: 24
+                stock: 20,
+                win: 16
             })
         );
         assert_eq!(
-            Builtin::parse("Hindsight: samples=007, nodes=18446744073709551615, stock=52").unwrap(),
+            Builtin::parse(
+                "Hindsight: samples=007, nodes=18446744073709551615, stock=52, win=274877906944"
+            )
+            .unwrap(),
             Builtin::Hindsight(Hindsight {
                 samples: 7,
                 nodes: u64::MAX,
-                stock: 52
+                stock: 52,
+                win: 1 << 38
             })
         );
+        assert!(Builtin::parse("hindsight:win=274877906945").is_err());
+        assert!(Builtin::parse("hindsight:win=0").is_err());
         let params = Params::parse(
             "montecarlo",
             "montecarlo:playouts = 64, policy=greedy",

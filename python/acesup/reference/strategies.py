@@ -469,25 +469,25 @@ def _count_parameter(name: str, key: str, text: str, largest: int) -> int:
     return int(text)
 
 
-# What a won guess adds to a hindsight candidate's total: more than the scores of
-# 2**32 play-outs (each at most 52 < 2**6), so that wins count first.
-HINDSIGHT_WIN = 1 << 38
 MAX_NODES = 2**64 - 1
+# The largest ``win`` of hindsight: 2**38, more than the scores of 2**32 play-outs
+# (each at most 52 < 2**6), so that at this weight wins count first.
+MAX_WIN = 1 << 38
 
 
 @dataclass(frozen=True)
 class Hindsight(Decide):
     """``"hindsight"``: montecarlo's candidates and guesses, each candidate valued
-    on each guess by the clairvoyant solver once the stock holds at most ``stock``
-    cards: the candidate winnable on the most guesses is played, ties going to the
-    highest total score of noop play-outs on the same guesses (all there is to go
-    by while the stock is longer), then to the earlier candidate. A guess that the
-    solver leaves unresolved within ``nodes`` positions counts as not won. It
+    on each guess by the score of a noop play-out, plus ``win`` when the stock
+    holds at most ``stock`` cards and the clairvoyant solver wins the guess; the
+    candidate of the highest total is played (ties: the earlier one). A guess that
+    the solver leaves unresolved within ``nodes`` positions counts as not won. It
     never reads the real stock's order."""
 
     samples: int
     nodes: int
     stock: int
+    win: int
 
     def decide(self, game: Game) -> Move:
         noop = StrategyArg("noop", Noop())
@@ -496,17 +496,19 @@ class Hindsight(Decide):
         def value(trial: Game) -> int:
             won = solves and solve(trial, node_limit=self.nodes).winnable is True
             noop.play_out(trial)
-            return HINDSIGHT_WIN * won + trial.score
+            return self.win * won + trial.score
 
         return _choose_by_samples(game, self.samples, value)
 
 
 @_builtin("hindsight")
-def _hindsight(samples: str = "64", nodes: str = "20000", stock: str = "24", **params: str) -> Strategy:
-    _check_parameters("hindsight", params, ("samples", "nodes", "stock"))
+def _hindsight(samples: str = "64", nodes: str = "20000", stock: str = "20", win: str = "16",
+               **params: str) -> Strategy:
+    _check_parameters("hindsight", params, ("samples", "nodes", "stock", "win"))
     return Hindsight(_count_parameter("hindsight", "samples", samples, MAX_PLAYOUTS),
                      _count_parameter("hindsight", "nodes", nodes, MAX_NODES),
-                     _count_parameter("hindsight", "stock", stock, MAX_NODES))
+                     _count_parameter("hindsight", "stock", stock, MAX_NODES),
+                     _count_parameter("hindsight", "win", win, MAX_WIN))
 
 
 @_plain_builtin("optimal")
