@@ -973,8 +973,14 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && s.empty() == 0 && self.deal.rules.deal_to == DealTo::All && self.locked(s) {
                 return Ok(Settled::Lost);
             }
-            // With no pile empty and nothing to discard, only the deal can be legal.
-            if s.empty() != 0 || discards != 0 {
+            // With no pile empty and nothing to discard, only the deal can be legal; a
+            // held card (S10) waits for it too.
+            let free = if self.deal_is_open(s) {
+                discards & !s.pins
+            } else {
+                discards
+            };
+            if s.empty() != 0 || free != 0 {
                 let legal = self.deal.legal(s, discards);
                 if legal.is_empty() {
                     return Ok(Settled::Lost);
@@ -1239,68 +1245,61 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// S13: with no pile empty, under `deal_to="all"`, whether the game is lost
     /// because no pile can ever be emptied and a card that is not of the top rank
-    /// can never leave (SOLVER.md). `removable` grows to every card, in the piles
-    /// or the stock, that might be discarded before a pile is empty: one that
-    /// might be on top after some deal (every card above it then removable) while
-    /// a stronger card of its suit might be on top of another pile.
+    /// can never leave (SOLVER.md). `removable[t]` grows to every card, in the
+    /// piles or the stock, that might be discarded by the stretch after the first
+    /// t deals from here: one that might be on top then (every card above it then
+    /// removable by then) while a stronger card of its suit might be on top of
+    /// another pile.
     fn locked(&self, s: &State<N, P>) -> bool {
         let bits = self.deal.bits;
         let (dealt, deals) = self.deals_from(s.dealt);
         let times = deals + 1;
-        let mut removable = 0u64;
-        loop {
-            // seen[t][p]: the cards that might be on top of pile p after the
-            // first t deals from here: its top card then, and while that is
-            // removable, what might be on top below it.
-            let mut seen = [[0u64; P]; MAX_TIMES];
-            for p in 0..P {
-                for &c in s.pile(p).iter().rev() {
-                    seen[0][p] |= bits[usize::from(c)];
-                    if removable & bits[usize::from(c)] == 0 {
-                        break;
-                    }
+        // The cards that might be on top of pile p at time t, given `removable`
+        // (the cards that may have left by then): from the top card then down,
+        // while the card is removable; and whether that reaches the pile's bottom.
+        let on_top = |removable: u64, t: usize, p: usize| -> (u64, bool) {
+            let mut seen = 0;
+            let dealt_onto = dealt[..t].iter().rev().map(|row| row[p]);
+            for c in dealt_onto.chain(s.pile(p).iter().rev().copied()) {
+                let bit = bits[usize::from(c)];
+                seen |= bit;
+                if removable & bit == 0 && bit != 0 {
+                    return (seen, false);
                 }
             }
-            for t in 1..times {
+            (seen, true)
+        };
+        let mut removable = [0u64; MAX_TIMES];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for t in 0..times {
+                let gone = removable[t];
+                let seen: [u64; P] = std::array::from_fn(|p| on_top(gone, t, p).0);
+                let all = seen.iter().fold(0, |m, &b| m | b);
+                let mut grown = gone;
                 for p in 0..P {
-                    // A deal that brings pile p no card (a partial last one)
-                    // leaves what might be on top of it as it was.
-                    let bit = bits[usize::from(dealt[t - 1][p])];
-                    seen[t][p] = match bit {
-                        0 => seen[t - 1][p],
-                        _ if removable & bit == 0 => bit,
-                        _ => bit | seen[t - 1][p],
-                    };
-                }
-            }
-            let mut grown = removable;
-            for row in &seen[..times] {
-                let all = row.iter().fold(0, |m, &b| m | b);
-                for p in 0..P {
-                    // The one card of the pile that is not yet removable.
-                    let bit = row[p] & !removable;
-                    if bit != 0 && rules::stronger_bits(bit) & all & !row[p] != 0 {
+                    // The one card of the pile that might be on top and is not yet
+                    // removable.
+                    let bit = seen[p] & !gone;
+                    if bit != 0 && rules::stronger_bits(bit) & all & !seen[p] != 0 {
                         grown |= bit;
                     }
                 }
+                if grown != gone {
+                    changed = true;
+                    for later in &mut removable[t..times] {
+                        *later |= grown;
+                    }
+                }
             }
-            if grown == removable {
-                break;
-            }
-            removable = grown;
         }
-        let mut doomed = false;
-        for p in 0..P {
-            let kept = s
-                .pile(p)
-                .iter()
-                .fold(0, |m, &c| m | bits[usize::from(c)] & !removable);
-            if kept == 0 {
-                return false;
-            }
-            doomed |= kept & !rules::TOP_RANK_BITS != 0;
+        // A pile that might be empty at some time: fills may follow, and this says
+        // nothing.
+        if (0..times).any(|t| (0..P).any(|p| on_top(removable[t], t, p).1)) {
+            return false;
         }
-        doomed
+        self.in_play(s) & !removable[times - 1] & !rules::TOP_RANK_BITS != 0
     }
 
     /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
@@ -1374,10 +1373,16 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             c.piles = order.map(|p| s.piles[p]);
         } else if let light @ 1.. = self.light_piles(s) {
             let (mut lone, n) = lone_cards(s, light);
+            // A hold (S10) goes with its card, wherever the card is placed.
+            let held = (0..P)
+                .filter(|&p| (light & s.pins) >> p & 1 == 1)
+                .fold(0u64, |m, p| m | 1 << s.piles[p][0]);
             lone[..n].sort_unstable();
+            c.pins &= !light;
             for (i, p) in (0..P).filter(|&p| light >> p & 1 == 1).enumerate() {
                 c.heights[p] = u8::from(i < n);
                 c.piles[p][0] = lone[i.min(P - 1)];
+                c.pins |= u8::from(i < n && held >> lone[i] & 1 == 1) << p;
             }
         }
         // The key: heights, `dealt`, `pins`, then the cards of each pile in turn,
@@ -1424,11 +1429,18 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 .steps
                 .extend([Step::Play(Move::Discard(p)), Step::Pin(p)]);
         } else if holdable != 0 {
-            // S10: discard now, or hold the card until the next deal.
+            // S10: discard now, or hold the card until the next deal, which is the
+            // only move left to a held card's position with no pile empty and
+            // nothing else to discard.
             let p = holdable.trailing_zeros() as u8;
+            let hold = if s.empty() == 0 && undecided == 1 << p {
+                Step::Play(Move::Deal)
+            } else {
+                Step::Pin(p)
+            };
             self.buffers
                 .steps
-                .extend([Step::Play(Move::Discard(p)), Step::Pin(p)]);
+                .extend([Step::Play(Move::Discard(p)), hold]);
         } else {
             if open {
                 // The discards that S10 cannot decide are branches like the others.
@@ -1456,19 +1468,16 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// S10: with the deal open (`deal="any"` while the stock lasts), the piles of
     /// `undecided` whose top card S1's construction may discard first, for a line
-    /// that discards it before the next deal: under `fill="top"` and `"ace"` all of
-    /// them, under `"any"` those that hold the card alone; none under
-    /// `relocate_single`, whose S7 key would not keep the holds in their places.
+    /// that discards it before the next deal: under `fill="top"` and `"ace"`, and
+    /// under `relocate_single` (lone cards may move), all of them; else under `"any"`
+    /// those that hold the card alone.
     fn holdable(&self, s: &State<N, P>, undecided: u8) -> u8 {
         let rules = self.deal.rules;
-        if rules.relocate_single {
-            return 0;
+        if rules.fill != FillRule::Any || rules.relocate_single {
+            return undecided;
         }
         let lone = (0..P).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
-        match rules.fill {
-            FillRule::Any => undecided & lone,
-            _ => undecided,
-        }
+        undecided & lone
     }
 
     /// The legal fills in R3 order (the discards left are pinned, S3, held, S10, or
@@ -2139,6 +2148,42 @@ mod tests {
         assert_eq!(seen.len(), 2 * 3 * 2 * 3, "{seen:?}");
     }
 
+    /// kpat's and PySolFC's rules (`deal="any"`, `relocate_single`, `fill="top"`)
+    /// on random layouts of the family, several deals from the end, and on the
+    /// standard deck's last deals: S10's holds of lone cards, S11 and S13 against
+    /// the plain search.
+    #[test]
+    fn agrees_with_the_plain_search_under_kpat_rules() {
+        let kpat = |rules: Rules| Rules {
+            fill: FillRule::Top,
+            deal: DealRule::Any,
+            relocate_single: true,
+            ..rules
+        };
+        let mut all = family_positions_of(1500, 35, 16, kpat);
+        all.extend(family_positions_of(600, 36, 8, |rules| Rules {
+            piles: rules.piles,
+            deal_to: rules.deal_to,
+            ..Rules::kpat()
+        }));
+        let (mut won, mut lost) = (0, 0);
+        for pos in all {
+            let Some(expected) = plain_search(&pos, Some(200_000)) else {
+                continue;
+            };
+            let s = solve(&pos, &Limits::default());
+            assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
+            check_line(&pos, &s);
+            if expected {
+                won += 1;
+            } else {
+                lost += 1;
+            }
+        }
+        println!("{won} won, {lost} lost");
+        assert!(won > 300 && lost > 300, "{won} won, {lost} lost");
+    }
+
     #[test]
     fn agrees_with_the_plain_search_on_tall_piles() {
         let mut checked = 0;
@@ -2256,6 +2301,44 @@ mod tests {
                 }
             });
         }
+    }
+
+    /// S10 with S7: a hold goes with its lone card, so that every arrangement of a
+    /// held card has one key, and the same position without the hold another.
+    #[test]
+    fn holds_go_with_their_cards_in_the_key() {
+        let pos =
+            crate::position::position_with_piles("7s/-/3d5h/Ac", "deal=any,relocate_single=true");
+        let s = State::<LARGE, 4>::of(&pos);
+        let (deal, limits) = (Deal::of(&pos), Limits::default());
+        let (mut solver, mut frames) = (Solver::new(), Vec::new());
+        let search = &mut Search::<LARGE, 4, true> {
+            deal: &deal,
+            buffers: &mut solver.buffers,
+            frames: &mut frames,
+            limits: &limits,
+            start: Instant::now(),
+            record: false,
+        };
+        search.buffers.table.clear(4);
+        let (mut held, mut moved) = (s, s);
+        held.pins = 1;
+        moved.pins = 1;
+        search.play(
+            &mut moved,
+            Move::Fill {
+                src: 0,
+                dst: 1,
+                index: 0,
+            },
+        );
+        assert_eq!(moved.pins, 0b10, "the hold moves with 7s");
+        let mut other = s;
+        other.pins = 1 << 3;
+        assert!(search.insert(&held).is_ok_and(|new| new));
+        assert!(search.insert(&moved).is_ok_and(|new| !new));
+        assert!(search.insert(&s).is_ok_and(|new| new));
+        assert!(search.insert(&other).is_ok_and(|new| new));
     }
 
     #[test]
