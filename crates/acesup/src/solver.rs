@@ -1245,22 +1245,32 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// S13: with no pile empty, under `deal_to="all"`, whether the game is lost
     /// because no pile can ever be emptied and a card that is not of the top rank
-    /// can never leave (SOLVER.md). `removable[t]` grows to every card, in the
-    /// piles or the stock, that might be discarded by the stretch after the first
-    /// t deals from here: one that might be on top then (every card above it then
-    /// removable by then) while a stronger card of its suit might be on top of
-    /// another pile.
+    /// can never leave (SOLVER.md).
     fn locked(&self, s: &State<N, P>) -> bool {
-        let bits = self.deal.bits;
         let (dealt, deals) = self.deals_from(s.dealt);
-        let times = deals + 1;
-        // The cards that might be on top of pile p at time t, given `removable`
+        let piles: [&[u8]; P] = std::array::from_fn(|p| s.pile(p));
+        self.never_emptied(&piles, &dealt[..deals], 0)
+    }
+
+    /// S12 and S13's fixpoint: with `piles` below the `dealt` deals to come (under
+    /// `deal_to="all"`, which deals every card to a known pile), whether no pile can
+    /// be emptied, from stretch `first` on, before every card on it then is
+    /// removable by then, which is never, while a card that is not of the top rank
+    /// is never removable. `removable[t]` grows to every card that might be
+    /// discarded by stretch t (after the first t deals): one that might be on top
+    /// then (every card above it removable by then) while a stronger card of its
+    /// suit might be on top of another pile. A pile that might be empty at stretch t
+    /// lets fills follow, and then this says nothing.
+    fn never_emptied(&self, piles: &[&[u8]; P], dealt: &[[u8; P]], first: usize) -> bool {
+        let bits = self.deal.bits;
+        let times = dealt.len() + 1;
+        // The cards that might be on top of pile p at stretch t, given `removable`
         // (the cards that may have left by then): from the top card then down,
         // while the card is removable; and whether that reaches the pile's bottom.
         let on_top = |removable: u64, t: usize, p: usize| -> (u64, bool) {
             let mut seen = 0;
             let dealt_onto = dealt[..t].iter().rev().map(|row| row[p]);
-            for c in dealt_onto.chain(s.pile(p).iter().rev().copied()) {
+            for c in dealt_onto.chain(piles[p].iter().rev().copied()) {
                 let bit = bits[usize::from(c)];
                 seen |= bit;
                 if removable & bit == 0 && bit != 0 {
@@ -1273,7 +1283,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         let mut changed = true;
         while changed {
             changed = false;
-            for t in 0..times {
+            for t in first..times {
                 let gone = removable[t];
                 let seen: [u64; P] = std::array::from_fn(|p| on_top(gone, t, p).0);
                 let all = seen.iter().fold(0, |m, &b| m | b);
@@ -1294,44 +1304,29 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 }
             }
         }
-        // A pile that might be empty at some time: fills may follow, and this says
-        // nothing.
-        if (0..times).any(|t| (0..P).any(|p| on_top(removable[t], t, p).1)) {
+        if (first..times).any(|t| (0..P).any(|p| on_top(removable[t], t, p).1)) {
             return false;
         }
-        self.in_play(s) & !removable[times - 1] & !rules::TOP_RANK_BITS != 0
+        let cards = dealt
+            .iter()
+            .flatten()
+            .chain(piles.iter().copied().flatten());
+        let in_play = cards.fold(0, |m, &c| m | bits[usize::from(c)]);
+        in_play & !removable[times - 1] & !rules::TOP_RANK_BITS != 0
     }
 
     /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
-    /// before its discards. Take the last k deals, the first of them a whole one. If
-    /// no card of that first deal has a stronger card of its suit anywhere in the k
-    /// deals on another pile, and not all of them are of the top rank, the game is
-    /// lost: those cards cover every pile, and while they stay, the top cards are
-    /// cards of the k deals, none of which can discard them, and no pile is empty
-    /// to take them.
+    /// before its discards. Take the last k deals, the first of them a whole one:
+    /// its cards cover every pile, and a line that wins deals them. From then on,
+    /// S13's fixpoint on the cards of the k deals alone, over whatever lies below
+    /// them: if none of that deal's cards can leave, no pile is ever empty, nothing
+    /// below is ever seen again, and a card of the k deals that is not of the top
+    /// rank and can never leave loses the game.
     fn stock_is_doomed_for_any(&self) -> bool {
-        let bits = self.deal.bits;
         let (dealt, deals) = self.deals_from(0);
         (1..=deals).any(|k| {
-            let first = &dealt[deals - k];
-            if first.contains(&NO_CARD) {
-                return false;
-            }
-            let mut on_pile = [0u64; P];
-            for row in &dealt[deals - k..deals] {
-                for p in 0..P {
-                    on_pile[p] |= bits[usize::from(row[p])];
-                }
-            }
-            let all = on_pile.iter().fold(0, |m, &b| m | b);
-            let stuck = (0..P).all(|p| {
-                let bit = bits[usize::from(first[p])];
-                rules::stronger_bits(bit) & all & !on_pile[p] == 0
-            });
-            stuck
-                && first
-                    .iter()
-                    .any(|&c| !rules::is_top_rank(Card::new(c), &self.deal.rules))
+            let last = &dealt[deals - k..deals];
+            !last[0].contains(&NO_CARD) && self.never_emptied(&[&[]; P], last, 1)
         })
     }
 
