@@ -973,6 +973,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && s.empty() == 0 && self.deal.rules.deal_to == DealTo::All && self.locked(s) {
                 return Ok(Settled::Lost);
             }
+            if OPEN && self.last_suit_blocked(s) {
+                return Ok(Settled::Lost);
+            }
             // With no pile empty and nothing to discard, only the deal can be legal; a
             // held card (S10) waits for it too.
             let free = if self.deal_is_open(s) {
@@ -1249,19 +1252,99 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     fn locked(&self, s: &State<N, P>) -> bool {
         let (dealt, deals) = self.deals_from(s.dealt);
         let piles: [&[u8]; P] = std::array::from_fn(|p| s.pile(p));
-        self.never_emptied(&piles, &dealt[..deals], 0)
+        let (removable, emptied, in_play) = self.removable(&piles, &dealt[..deals], 0);
+        if emptied > deals && in_play & !removable[deals] & !rules::TOP_RANK_BITS != 0 {
+            return true;
+        }
+        // S14: as many suits as piles, and a last deal that reaches every pile and
+        // leaves some suits off the top: one of them must be down to its top-rank
+        // card by then.
+        if usize::from(self.deal.rules.suits) != P || emptied < deals || deals == 0 {
+            return false;
+        }
+        let last = dealt[deals - 1];
+        if last.contains(&NO_CARD) {
+            return false;
+        }
+        let shown = last
+            .iter()
+            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]));
+        let left = in_play & !removable[deals - 1] & !rules::TOP_RANK_BITS;
+        (0..4).all(|suit| {
+            let lane = 0xffff_u64 << (16 * suit);
+            shown & lane != 0 || in_play & lane == 0 || left & lane != 0
+        }) && (0..4).any(|suit| {
+            shown & 0xffff_u64 << (16 * suit) == 0 && in_play & 0xffff_u64 << (16 * suit) != 0
+        })
+    }
+
+    /// S14: with as many suits as piles, a suit opens once one of its cards is on
+    /// top, and from the stock's end (or within a stretch between two deals) an open
+    /// suit stays open; once every suit is open nothing but a deal can move. So the
+    /// suit that opens last after the stock is empty must have only its top-rank
+    /// card left. Whether that dooms `s`: with the stock empty, every suit off the
+    /// top holds two cards or more; with one whole deal left (`deal_to="all"`),
+    /// every suit off that deal holds a card that only its top-rank card outranks,
+    /// buried under cards that open every suit before it is seen.
+    fn last_suit_blocked(&self, s: &State<N, P>) -> bool {
+        let rules = self.deal.rules;
+        let left = self.deal.stock_left(s);
+        if usize::from(rules.suits) != P
+            || !(left == 0 || left == P && rules.deal_to == DealTo::All)
+        {
+            return false;
+        }
+        let bits = self.deal.bits;
+        let tops = (0..P).fold(0, |m, p| m | bits[usize::from(s.tops[p])]);
+        let in_play = self.in_play(s);
+        let lane = |suit: usize| 0xffff_u64 << (16 * suit);
+        let suits = |cards: u64| (0..4).filter(|&suit| cards & lane(suit) != 0).count();
+        let dealt = usize::from(s.dealt);
+        let shown = match left {
+            0 => tops,
+            _ => self.deal.stock()[dealt..]
+                .iter()
+                .fold(0, |m, &c| m | bits[usize::from(c)]),
+        };
+        let mut off = (0..4).filter(|&suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0);
+        off.all(|suit| {
+            if left == 0 {
+                return (in_play & lane(suit)).count_ones() >= 2;
+            }
+            if in_play & lane(suit) & !rules::TOP_RANK_BITS == 0 {
+                return false;
+            }
+            // The cards above the suit's top-rank card, all seen before it.
+            let top_rank = lane(suit) & rules::TOP_RANK_BITS;
+            let above = (0..P).find_map(|p| {
+                let pile = s.pile(p);
+                let at = pile
+                    .iter()
+                    .position(|&c| bits[usize::from(c)] == top_rank)?;
+                Some(
+                    pile[at + 1..]
+                        .iter()
+                        .fold(0, |m, &c| m | bits[usize::from(c)]),
+                )
+            });
+            above.is_some_and(|above| suits(tops | above) >= P)
+        }) && (0..4).any(|suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0)
     }
 
     /// S12 and S13's fixpoint: with `piles` below the `dealt` deals to come (under
-    /// `deal_to="all"`, which deals every card to a known pile), whether no pile can
-    /// be emptied, from stretch `first` on, before every card on it then is
-    /// removable by then, which is never, while a card that is not of the top rank
-    /// is never removable. `removable[t]` grows to every card that might be
-    /// discarded by stretch t (after the first t deals): one that might be on top
-    /// then (every card above it removable by then) while a stronger card of its
-    /// suit might be on top of another pile. A pile that might be empty at stretch t
-    /// lets fills follow, and then this says nothing.
-    fn never_emptied(&self, piles: &[&[u8]; P], dealt: &[[u8; P]], first: usize) -> bool {
+    /// `deal_to="all"`, which deals every card to a known pile), from stretch
+    /// `first` on, `removable[t]`: every card that might be discarded by stretch t
+    /// (after the first t deals), before a pile is first empty; one that might be
+    /// on top then (every card above it removable by then) while a stronger card of
+    /// its suit might be on top of another pile. Also the first stretch at which a
+    /// pile might be empty (every card on it then removable by then), past the
+    /// last (`dealt.len() + 1`) when none might be, and the cards in play.
+    fn removable(
+        &self,
+        piles: &[&[u8]; P],
+        dealt: &[[u8; P]],
+        first: usize,
+    ) -> ([u64; MAX_TIMES], usize, u64) {
         let bits = self.deal.bits;
         let times = dealt.len() + 1;
         // The cards that might be on top of pile p at stretch t, given `removable`
@@ -1304,15 +1387,15 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 }
             }
         }
-        if (first..times).any(|t| (0..P).any(|p| on_top(removable[t], t, p).1)) {
-            return false;
-        }
+        let emptied = (first..times)
+            .find(|&t| (0..P).any(|p| on_top(removable[t], t, p).1))
+            .unwrap_or(times);
         let cards = dealt
             .iter()
             .flatten()
             .chain(piles.iter().copied().flatten());
         let in_play = cards.fold(0, |m, &c| m | bits[usize::from(c)]);
-        in_play & !removable[times - 1] & !rules::TOP_RANK_BITS != 0
+        (removable, emptied, in_play)
     }
 
     /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
@@ -1326,7 +1409,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         let (dealt, deals) = self.deals_from(0);
         (1..=deals).any(|k| {
             let last = &dealt[deals - k..deals];
-            !last[0].contains(&NO_CARD) && self.never_emptied(&[&[]; P], last, 1)
+            if last[0].contains(&NO_CARD) {
+                return false;
+            }
+            let (removable, emptied, in_play) = self.removable(&[&[]; P], last, 1);
+            emptied == k + 1 && in_play & !removable[k] & !rules::TOP_RANK_BITS != 0
         })
     }
 
@@ -1582,6 +1669,14 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             );
         }
     }
+}
+
+/// The lanes (16 bits a suit, as in `rules::top_bits`) that hold a bit of `bits`.
+fn lane_of(bits: u64) -> u64 {
+    (0..4).fold(0, |m, suit| {
+        let lane = 0xffff_u64 << (16 * suit);
+        m | if bits & lane != 0 { lane } else { 0 }
+    })
 }
 
 /// The cards of the light piles that hold one, in pile order, and their number.
@@ -2296,6 +2391,59 @@ mod tests {
                 }
             });
         }
+    }
+
+    /// S14 condemns only lost positions: those on the winning lines of kpat deals
+    /// with one deal left or none, and a few random moves off them.
+    #[test]
+    fn blocked_last_suits_are_lost() {
+        let mut rng = Rng::new(37);
+        let (mut all, mut condemned) = (Vec::new(), 0);
+        for n in 1..200 {
+            let deck = crate::deals::deck_from_kpat(n).unwrap();
+            let mut pos = Position::from_deck(&deck, Rules::kpat());
+            let quick = Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            };
+            for mv in solve(&pos, &quick).moves {
+                if pos.stock().len() <= 4 {
+                    all.push(pos.clone());
+                }
+                pos.apply(mv);
+            }
+        }
+        for mut pos in all {
+            for _ in 0..3 {
+                let s = State::<LARGE, 4>::of(&pos);
+                let deal = Deal::of(&pos);
+                let (limits, mut solver, mut frames) =
+                    (Limits::default(), Solver::new(), Vec::new());
+                let search = Search::<LARGE, 4, true> {
+                    deal: &deal,
+                    buffers: &mut solver.buffers,
+                    frames: &mut frames,
+                    limits: &limits,
+                    start: Instant::now(),
+                    record: false,
+                };
+                if search.last_suit_blocked(&s) {
+                    condemned += 1;
+                    assert_ne!(
+                        plain_search(&pos, Some(100_000)),
+                        Some(true),
+                        "{}",
+                        pos.to_text()
+                    );
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.apply(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(condemned > 50, "{condemned}");
     }
 
     /// S10 with S7: a hold goes with its lone card, so that every arrangement of a
