@@ -2108,9 +2108,17 @@ mod tests {
         pos: &Position,
         f: impl FnOnce(&mut Search<LARGE, P, false>) -> R,
     ) -> R {
+        with_open_search::<P, false, R>(pos, f)
+    }
+
+    /// [`with_search`] compiled for `deal="any"` (`OPEN`) or not.
+    fn with_open_search<const P: usize, const OPEN: bool, R>(
+        pos: &Position,
+        f: impl FnOnce(&mut Search<LARGE, P, OPEN>) -> R,
+    ) -> R {
         let (deal, limits) = (Deal::of(pos), Limits::default());
         let (mut solver, mut frames) = (Solver::new(), Vec::new());
-        let mut search = Search::<LARGE, P, false> {
+        let mut search = Search::<LARGE, P, OPEN> {
             deal: &deal,
             buffers: &mut solver.buffers,
             frames: &mut frames,
@@ -2201,6 +2209,21 @@ mod tests {
         assert!(checked > 1000, "{checked}");
     }
 
+    /// The solver's verdict and line on each of `positions` that the plain search
+    /// settles within 200,000 positions, checked against it: their rules and verdicts.
+    fn check_against_the_plain_search(positions: Vec<Position>) -> Vec<(Rules, bool)> {
+        positions
+            .into_iter()
+            .filter_map(|pos| {
+                let expected = plain_search(&pos, Some(200_000))?;
+                let s = solve(&pos, &Limits::default());
+                assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
+                check_line(&pos, &s);
+                Some((pos.rules, expected))
+            })
+            .collect()
+    }
+
     /// Every layout and option of the family, from the start of small decks to the
     /// last deals of large ones: the same verdicts as the plain search, and lines
     /// that replay through `Position::play`.
@@ -2215,23 +2238,13 @@ mod tests {
             ..rules
         }));
         all.extend(family_tall_positions(600, 32));
-        let (mut won, mut lost) = (0, 0);
-        let mut seen = HashSet::new();
-        for pos in all {
-            let Some(expected) = plain_search(&pos, Some(200_000)) else {
-                continue;
-            };
-            let s = solve(&pos, &Limits::default());
-            assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
-            check_line(&pos, &s);
-            if expected {
-                won += 1;
-            } else {
-                lost += 1;
-            }
-            let r = pos.rules;
-            seen.insert((r.piles, r.deal, r.deal_to, r.fill));
-        }
+        let checked = check_against_the_plain_search(all);
+        let won = checked.iter().filter(|(_, won)| *won).count();
+        let lost = checked.len() - won;
+        let seen: HashSet<_> = checked
+            .iter()
+            .map(|(r, _)| (r.piles, r.deal, r.deal_to, r.fill))
+            .collect();
         println!("{won} won, {lost} lost");
         assert!(won > 1000 && lost > 500, "{won} won, {lost} lost");
         // Every pile count, deal rule, deal_to and fill.
@@ -2256,20 +2269,9 @@ mod tests {
             deal_to: rules.deal_to,
             ..Rules::kpat()
         }));
-        let (mut won, mut lost) = (0, 0);
-        for pos in all {
-            let Some(expected) = plain_search(&pos, Some(200_000)) else {
-                continue;
-            };
-            let s = solve(&pos, &Limits::default());
-            assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
-            check_line(&pos, &s);
-            if expected {
-                won += 1;
-            } else {
-                lost += 1;
-            }
-        }
+        let checked = check_against_the_plain_search(all);
+        let won = checked.iter().filter(|(_, won)| *won).count();
+        let lost = checked.len() - won;
         println!("{won} won, {lost} lost");
         assert!(won > 300 && lost > 300, "{won} won, {lost} lost");
     }
@@ -2416,18 +2418,7 @@ mod tests {
         for mut pos in all {
             for _ in 0..3 {
                 let s = State::<LARGE, 4>::of(&pos);
-                let deal = Deal::of(&pos);
-                let (limits, mut solver, mut frames) =
-                    (Limits::default(), Solver::new(), Vec::new());
-                let search = Search::<LARGE, 4, true> {
-                    deal: &deal,
-                    buffers: &mut solver.buffers,
-                    frames: &mut frames,
-                    limits: &limits,
-                    start: Instant::now(),
-                    record: false,
-                };
-                if search.last_suit_blocked(&s) {
+                if with_open_search::<4, true, _>(&pos, |search| search.last_suit_blocked(&s)) {
                     condemned += 1;
                     assert_ne!(
                         plain_search(&pos, Some(100_000)),
@@ -2453,35 +2444,27 @@ mod tests {
         let pos =
             crate::position::position_with_piles("7s/-/3d5h/Ac", "deal=any,relocate_single=true");
         let s = State::<LARGE, 4>::of(&pos);
-        let (deal, limits) = (Deal::of(&pos), Limits::default());
-        let (mut solver, mut frames) = (Solver::new(), Vec::new());
-        let search = &mut Search::<LARGE, 4, true> {
-            deal: &deal,
-            buffers: &mut solver.buffers,
-            frames: &mut frames,
-            limits: &limits,
-            start: Instant::now(),
-            record: false,
-        };
-        search.buffers.table.clear(4);
-        let (mut held, mut moved) = (s, s);
-        held.pins = 1;
-        moved.pins = 1;
-        search.play(
-            &mut moved,
-            Move::Fill {
-                src: 0,
-                dst: 1,
-                index: 0,
-            },
-        );
-        assert_eq!(moved.pins, 0b10, "the hold moves with 7s");
-        let mut other = s;
-        other.pins = 1 << 3;
-        assert!(search.insert(&held).is_ok_and(|new| new));
-        assert!(search.insert(&moved).is_ok_and(|new| !new));
-        assert!(search.insert(&s).is_ok_and(|new| new));
-        assert!(search.insert(&other).is_ok_and(|new| new));
+        with_open_search::<4, true, _>(&pos, |search| {
+            search.buffers.table.clear(4);
+            let (mut held, mut moved) = (s, s);
+            held.pins = 1;
+            moved.pins = 1;
+            search.play(
+                &mut moved,
+                Move::Fill {
+                    src: 0,
+                    dst: 1,
+                    index: 0,
+                },
+            );
+            assert_eq!(moved.pins, 0b10, "the hold moves with 7s");
+            let mut other = s;
+            other.pins = 1 << 3;
+            assert!(search.insert(&held).is_ok_and(|new| new));
+            assert!(search.insert(&moved).is_ok_and(|new| !new));
+            assert!(search.insert(&s).is_ok_and(|new| new));
+            assert!(search.insert(&other).is_ok_and(|new| new));
+        });
     }
 
     #[test]
