@@ -974,8 +974,17 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && s.empty() == 0 && self.deal.rules.deal_to == DealTo::All && self.locked(s) {
                 return Ok(Settled::Lost);
             }
-            // With no pile empty and nothing to discard, only the deal can be legal.
-            if s.empty() != 0 || discards != 0 {
+            if OPEN && self.last_suit_blocked(s) {
+                return Ok(Settled::Lost);
+            }
+            // With no pile empty and nothing to discard, only the deal can be legal; a
+            // held card (S10) waits for it too.
+            let free = if self.deal_is_open(s) {
+                discards & !s.pins
+            } else {
+                discards
+            };
+            if s.empty() != 0 || free != 0 {
                 let legal = self.deal.legal(s, discards);
                 if legal.is_empty() {
                     return Ok(Settled::Lost);
@@ -1269,100 +1278,172 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// S13: with no pile empty, under `deal_to="all"`, whether the game is lost
     /// because no pile can ever be emptied and a card that is not of the top rank
-    /// can never leave (SOLVER.md). `removable` grows to every card, in the piles
-    /// or the stock, that might be discarded before a pile is empty: one that
-    /// might be on top after some deal (every card above it then removable) while
-    /// a stronger card of its suit might be on top of another pile.
+    /// can never leave (SOLVER.md).
     fn locked(&self, s: &State<N, P>) -> bool {
-        let bits = self.deal.bits;
         let (dealt, deals) = self.deals_from(s.dealt);
-        let times = deals + 1;
-        let mut removable = 0u64;
-        loop {
-            // seen[t][p]: the cards that might be on top of pile p after the
-            // first t deals from here: its top card then, and while that is
-            // removable, what might be on top below it.
-            let mut seen = [[0u64; P]; MAX_TIMES];
-            for p in 0..P {
-                for &c in s.pile(p).iter().rev() {
-                    seen[0][p] |= bits[usize::from(c)];
-                    if removable & bits[usize::from(c)] == 0 {
-                        break;
-                    }
+        let piles: [&[u8]; P] = std::array::from_fn(|p| s.pile(p));
+        let (removable, emptied, in_play) = self.removable(&piles, &dealt[..deals], 0);
+        if emptied > deals && in_play & !removable[deals] & !rules::TOP_RANK_BITS != 0 {
+            return true;
+        }
+        // S15: as many suits as piles, and a last deal that reaches every pile and
+        // leaves some suits off the top: one of them must be down to its top-rank
+        // card by then.
+        if usize::from(self.deal.rules.suits) != P || emptied < deals || deals == 0 {
+            return false;
+        }
+        let last = dealt[deals - 1];
+        if last.contains(&NO_CARD) {
+            return false;
+        }
+        let shown = last
+            .iter()
+            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]));
+        let left = in_play & !removable[deals - 1] & !rules::TOP_RANK_BITS;
+        (0..4).all(|suit| {
+            let lane = 0xffff_u64 << (16 * suit);
+            shown & lane != 0 || in_play & lane == 0 || left & lane != 0
+        }) && (0..4).any(|suit| {
+            shown & 0xffff_u64 << (16 * suit) == 0 && in_play & 0xffff_u64 << (16 * suit) != 0
+        })
+    }
+
+    /// S15: with as many suits as piles, a suit opens once one of its cards is on
+    /// top, and from the stock's end (or within a stretch between two deals) an open
+    /// suit stays open; once every suit is open nothing but a deal can move. So the
+    /// suit that opens last after the stock is empty must have only its top-rank
+    /// card left. Whether that dooms `s`: with the stock empty, every suit off the
+    /// top holds two cards or more; with one whole deal left (`deal_to="all"`),
+    /// every suit off that deal holds a card that only its top-rank card outranks,
+    /// buried under cards that open every suit before it is seen.
+    fn last_suit_blocked(&self, s: &State<N, P>) -> bool {
+        let rules = self.deal.rules;
+        let left = self.deal.stock_left(s);
+        if usize::from(rules.suits) != P
+            || !(left == 0 || left == P && rules.deal_to == DealTo::All)
+        {
+            return false;
+        }
+        let bits = self.deal.bits;
+        let tops = (0..P).fold(0, |m, p| m | bits[usize::from(s.tops[p])]);
+        let in_play = self.in_play(s);
+        let lane = |suit: usize| 0xffff_u64 << (16 * suit);
+        let suits = |cards: u64| (0..4).filter(|&suit| cards & lane(suit) != 0).count();
+        let dealt = usize::from(s.dealt);
+        let shown = match left {
+            0 => tops,
+            _ => self.deal.stock()[dealt..]
+                .iter()
+                .fold(0, |m, &c| m | bits[usize::from(c)]),
+        };
+        let mut off = (0..4).filter(|&suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0);
+        off.all(|suit| {
+            if left == 0 {
+                return (in_play & lane(suit)).count_ones() >= 2;
+            }
+            if in_play & lane(suit) & !rules::TOP_RANK_BITS == 0 {
+                return false;
+            }
+            // The cards above the suit's top-rank card, all seen before it.
+            let top_rank = lane(suit) & rules::TOP_RANK_BITS;
+            let above = (0..P).find_map(|p| {
+                let pile = s.pile(p);
+                let at = pile
+                    .iter()
+                    .position(|&c| bits[usize::from(c)] == top_rank)?;
+                Some(
+                    pile[at + 1..]
+                        .iter()
+                        .fold(0, |m, &c| m | bits[usize::from(c)]),
+                )
+            });
+            above.is_some_and(|above| suits(tops | above) >= P)
+        }) && (0..4).any(|suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0)
+    }
+
+    /// S12 and S13's fixpoint: with `piles` below the `dealt` deals to come (under
+    /// `deal_to="all"`, which deals every card to a known pile), from stretch
+    /// `first` on, `removable[t]`: every card that might be discarded by stretch t
+    /// (after the first t deals), before a pile is first empty; one that might be
+    /// on top then (every card above it removable by then) while a stronger card of
+    /// its suit might be on top of another pile. Also the first stretch at which a
+    /// pile might be empty (every card on it then removable by then), past the
+    /// last (`dealt.len() + 1`) when none might be, and the cards in play.
+    fn removable(
+        &self,
+        piles: &[&[u8]; P],
+        dealt: &[[u8; P]],
+        first: usize,
+    ) -> ([u64; MAX_TIMES], usize, u64) {
+        let bits = self.deal.bits;
+        let times = dealt.len() + 1;
+        // The cards that might be on top of pile p at stretch t, given `removable`
+        // (the cards that may have left by then): from the top card then down,
+        // while the card is removable; and whether that reaches the pile's bottom.
+        let on_top = |removable: u64, t: usize, p: usize| -> (u64, bool) {
+            let mut seen = 0;
+            let dealt_onto = dealt[..t].iter().rev().map(|row| row[p]);
+            for c in dealt_onto.chain(piles[p].iter().rev().copied()) {
+                let bit = bits[usize::from(c)];
+                seen |= bit;
+                if removable & bit == 0 && bit != 0 {
+                    return (seen, false);
                 }
             }
-            for t in 1..times {
+            (seen, true)
+        };
+        let mut removable = [0u64; MAX_TIMES];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for t in first..times {
+                let gone = removable[t];
+                let seen: [u64; P] = std::array::from_fn(|p| on_top(gone, t, p).0);
+                let all = seen.iter().fold(0, |m, &b| m | b);
+                let mut grown = gone;
                 for p in 0..P {
-                    // A deal that brings pile p no card (a partial last one)
-                    // leaves what might be on top of it as it was.
-                    let bit = bits[usize::from(dealt[t - 1][p])];
-                    seen[t][p] = match bit {
-                        0 => seen[t - 1][p],
-                        _ if removable & bit == 0 => bit,
-                        _ => bit | seen[t - 1][p],
-                    };
-                }
-            }
-            let mut grown = removable;
-            for row in &seen[..times] {
-                let all = row.iter().fold(0, |m, &b| m | b);
-                for p in 0..P {
-                    // The one card of the pile that is not yet removable.
-                    let bit = row[p] & !removable;
-                    if bit != 0 && rules::stronger_bits(bit) & all & !row[p] != 0 {
+                    // The one card of the pile that might be on top and is not yet
+                    // removable.
+                    let bit = seen[p] & !gone;
+                    if bit != 0 && rules::stronger_bits(bit) & all & !seen[p] != 0 {
                         grown |= bit;
                     }
                 }
+                if grown != gone {
+                    changed = true;
+                    for later in &mut removable[t..times] {
+                        *later |= grown;
+                    }
+                }
             }
-            if grown == removable {
-                break;
-            }
-            removable = grown;
         }
-        let mut doomed = false;
-        for p in 0..P {
-            let kept = s
-                .pile(p)
-                .iter()
-                .fold(0, |m, &c| m | bits[usize::from(c)] & !removable);
-            if kept == 0 {
-                return false;
-            }
-            doomed |= kept & !rules::TOP_RANK_BITS != 0;
-        }
-        doomed
+        let emptied = (first..times)
+            .find(|&t| (0..P).any(|p| on_top(removable[t], t, p).1))
+            .unwrap_or(times);
+        let cards = dealt
+            .iter()
+            .flatten()
+            .chain(piles.iter().copied().flatten());
+        let in_play = cards.fold(0, |m, &c| m | bits[usize::from(c)]);
+        (removable, emptied, in_play)
     }
 
     /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
-    /// before its discards. Take the last k deals, the first of them a whole one. If
-    /// no card of that first deal has a stronger card of its suit anywhere in the k
-    /// deals on another pile, and not all of them are of the top rank, the game is
-    /// lost: those cards cover every pile, and while they stay, the top cards are
-    /// cards of the k deals, none of which can discard them, and no pile is empty
-    /// to take them.
+    /// before its discards. Take the last k deals, the first of them a whole one:
+    /// its cards cover every pile, and a line that wins deals them. From then on,
+    /// S13's fixpoint on the cards of the k deals alone, over whatever lies below
+    /// them: if none of that deal's cards can leave, no pile is ever empty, nothing
+    /// below is ever seen again, and a card of the k deals that is not of the top
+    /// rank and can never leave loses the game.
     fn stock_is_doomed_for_any(&self) -> bool {
-        let bits = self.deal.bits;
         let (dealt, deals) = self.deals_from(0);
         (1..=deals).any(|k| {
-            let first = &dealt[deals - k];
-            if first.contains(&NO_CARD) {
+            let last = &dealt[deals - k..deals];
+            if last[0].contains(&NO_CARD) {
                 return false;
             }
-            let mut on_pile = [0u64; P];
-            for row in &dealt[deals - k..deals] {
-                for p in 0..P {
-                    on_pile[p] |= bits[usize::from(row[p])];
-                }
-            }
-            let all = on_pile.iter().fold(0, |m, &b| m | b);
-            let stuck = (0..P).all(|p| {
-                let bit = bits[usize::from(first[p])];
-                rules::stronger_bits(bit) & all & !on_pile[p] == 0
-            });
-            stuck
-                && first
-                    .iter()
-                    .any(|&c| !rules::is_top_rank(Card::new(c), &self.deal.rules))
+            let (removable, emptied, in_play) = self.removable(&[&[]; P], last, 1);
+            emptied == k + 1 && in_play & !removable[k] & !rules::TOP_RANK_BITS != 0
         })
     }
 
@@ -1404,10 +1485,16 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             c.piles = order.map(|p| s.piles[p]);
         } else if let light @ 1.. = self.light_piles(s) {
             let (mut lone, n) = lone_cards(s, light);
+            // A hold (S10) goes with its card, wherever the card is placed.
+            let held = (0..P)
+                .filter(|&p| (light & s.pins) >> p & 1 == 1)
+                .fold(0u64, |m, p| m | 1 << s.piles[p][0]);
             lone[..n].sort_unstable();
+            c.pins &= !light;
             for (i, p) in (0..P).filter(|&p| light >> p & 1 == 1).enumerate() {
                 c.heights[p] = u8::from(i < n);
                 c.piles[p][0] = lone[i.min(P - 1)];
+                c.pins |= u8::from(i < n && held >> lone[i] & 1 == 1) << p;
             }
         }
         // The key: heights, `dealt`, `pins`, then the cards of each pile in turn,
@@ -1454,11 +1541,18 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 .steps
                 .extend([Step::Play(Move::Discard(p)), Step::Pin(p)]);
         } else if holdable != 0 {
-            // S10: discard now, or hold the card until the next deal.
+            // S10: discard now, or hold the card until the next deal, which is the
+            // only move left to a held card's position with no pile empty and
+            // nothing else to discard.
             let p = holdable.trailing_zeros() as u8;
+            let hold = if s.empty() == 0 && undecided == 1 << p {
+                Step::Play(Move::Deal)
+            } else {
+                Step::Pin(p)
+            };
             self.buffers
                 .steps
-                .extend([Step::Play(Move::Discard(p)), Step::Pin(p)]);
+                .extend([Step::Play(Move::Discard(p)), hold]);
         } else {
             if open {
                 // The discards that S10 cannot decide are branches like the others.
@@ -1486,19 +1580,16 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// S10: with the deal open (`deal="any"` while the stock lasts), the piles of
     /// `undecided` whose top card S1's construction may discard first, for a line
-    /// that discards it before the next deal: under `fill="top"` and `"ace"` all of
-    /// them, under `"any"` those that hold the card alone; none under
-    /// `relocate_single`, whose S7 key would not keep the holds in their places.
+    /// that discards it before the next deal: under `fill="top"` and `"ace"`, and
+    /// under `relocate_single` (lone cards may move), all of them; else under `"any"`
+    /// those that hold the card alone.
     fn holdable(&self, s: &State<N, P>, undecided: u8) -> u8 {
         let rules = self.deal.rules;
-        if rules.relocate_single {
-            return 0;
+        if rules.fill != FillRule::Any || rules.relocate_single {
+            return undecided;
         }
         let lone = (0..P).fold(0, |m, p| m | u8::from(s.heights[p] == 1) << p);
-        match rules.fill {
-            FillRule::Any => undecided & lone,
-            _ => undecided,
-        }
+        undecided & lone
     }
 
     /// The legal fills in R3 order (the discards left are pinned, S3, held, S10, or
@@ -1608,6 +1699,14 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             );
         }
     }
+}
+
+/// The lanes (16 bits a suit, as in `rules::top_bits`) that hold a bit of `bits`.
+fn lane_of(bits: u64) -> u64 {
+    (0..4).fold(0, |m, suit| {
+        let lane = 0xffff_u64 << (16 * suit);
+        m | if bits & lane != 0 { lane } else { 0 }
+    })
 }
 
 /// The cards of the light piles that hold one, in pile order, and their number.
@@ -2039,9 +2138,17 @@ mod tests {
         pos: &Position,
         f: impl FnOnce(&mut Search<LARGE, P, false>) -> R,
     ) -> R {
+        with_open_search::<P, false, R>(pos, f)
+    }
+
+    /// [`with_search`] compiled for `deal="any"` (`OPEN`) or not.
+    fn with_open_search<const P: usize, const OPEN: bool, R>(
+        pos: &Position,
+        f: impl FnOnce(&mut Search<LARGE, P, OPEN>) -> R,
+    ) -> R {
         let (deal, limits) = (Deal::of(pos), Limits::default());
         let (mut solver, mut frames) = (Solver::new(), Vec::new());
-        let mut search = Search::<LARGE, P, false> {
+        let mut search = Search::<LARGE, P, OPEN> {
             deal: &deal,
             buffers: &mut solver.buffers,
             frames: &mut frames,
@@ -2132,6 +2239,21 @@ mod tests {
         assert!(checked > 1000, "{checked}");
     }
 
+    /// The solver's verdict and line on each of `positions` that the plain search
+    /// settles within 200,000 positions, checked against it: their rules and verdicts.
+    fn check_against_the_plain_search(positions: Vec<Position>) -> Vec<(Rules, bool)> {
+        positions
+            .into_iter()
+            .filter_map(|pos| {
+                let expected = plain_search(&pos, Some(200_000))?;
+                let s = solve(&pos, &Limits::default());
+                assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
+                check_line(&pos, &s);
+                Some((pos.rules, expected))
+            })
+            .collect()
+    }
+
     /// Every layout and option of the family, from the start of small decks to the
     /// last deals of large ones: the same verdicts as the plain search, and lines
     /// that replay through `Position::play`.
@@ -2146,27 +2268,42 @@ mod tests {
             ..rules
         }));
         all.extend(family_tall_positions(600, 32));
-        let (mut won, mut lost) = (0, 0);
-        let mut seen = HashSet::new();
-        for pos in all {
-            let Some(expected) = plain_search(&pos, Some(200_000)) else {
-                continue;
-            };
-            let s = solve(&pos, &Limits::default());
-            assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
-            check_line(&pos, &s);
-            if expected {
-                won += 1;
-            } else {
-                lost += 1;
-            }
-            let r = pos.rules;
-            seen.insert((r.piles, r.deal, r.deal_to, r.fill));
-        }
+        let checked = check_against_the_plain_search(all);
+        let won = checked.iter().filter(|(_, won)| *won).count();
+        let lost = checked.len() - won;
+        let seen: HashSet<_> = checked
+            .iter()
+            .map(|(r, _)| (r.piles, r.deal, r.deal_to, r.fill))
+            .collect();
         println!("{won} won, {lost} lost");
         assert!(won > 1000 && lost > 500, "{won} won, {lost} lost");
         // Every pile count, deal rule, deal_to and fill.
         assert_eq!(seen.len(), 2 * 3 * 2 * 3, "{seen:?}");
+    }
+
+    /// kpat's and PySolFC's rules (`deal="any"`, `relocate_single`, `fill="top"`)
+    /// on random layouts of the family, several deals from the end, and on the
+    /// standard deck's last deals: S10's holds of lone cards, S11 and S13 against
+    /// the plain search.
+    #[test]
+    fn agrees_with_the_plain_search_under_kpat_rules() {
+        let kpat = |rules: Rules| Rules {
+            fill: FillRule::Top,
+            deal: DealRule::Any,
+            relocate_single: true,
+            ..rules
+        };
+        let mut all = family_positions_of(1500, 35, 16, kpat);
+        all.extend(family_positions_of(600, 36, 8, |rules| Rules {
+            piles: rules.piles,
+            deal_to: rules.deal_to,
+            ..Rules::kpat()
+        }));
+        let checked = check_against_the_plain_search(all);
+        let won = checked.iter().filter(|(_, won)| *won).count();
+        let lost = checked.len() - won;
+        println!("{won} won, {lost} lost");
+        assert!(won > 300 && lost > 300, "{won} won, {lost} lost");
     }
 
     #[test]
@@ -2325,6 +2462,78 @@ mod tests {
                 assert_eq!(real.score(), pos.score() + usize::from(piles != expected));
             });
         }
+    }
+
+    /// S15 condemns only lost positions: those on the winning lines of kpat deals
+    /// with one deal left or none, and a few random moves off them.
+    #[test]
+    fn blocked_last_suits_are_lost() {
+        let mut rng = Rng::new(37);
+        let (mut all, mut condemned) = (Vec::new(), 0);
+        for n in 1..200 {
+            let deck = crate::deals::deck_from_kpat(n).unwrap();
+            let mut pos = Position::from_deck(&deck, Rules::kpat());
+            let quick = Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            };
+            for mv in solve(&pos, &quick).moves {
+                if pos.stock().len() <= 4 {
+                    all.push(pos.clone());
+                }
+                pos.apply(mv);
+            }
+        }
+        for mut pos in all {
+            for _ in 0..3 {
+                let s = State::<LARGE, 4>::of(&pos);
+                if with_open_search::<4, true, _>(&pos, |search| search.last_suit_blocked(&s)) {
+                    condemned += 1;
+                    assert_ne!(
+                        plain_search(&pos, Some(100_000)),
+                        Some(true),
+                        "{}",
+                        pos.to_text()
+                    );
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.apply(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(condemned > 50, "{condemned}");
+    }
+
+    /// S10 with S7: a hold goes with its lone card, so that every arrangement of a
+    /// held card has one key, and the same position without the hold another.
+    #[test]
+    fn holds_go_with_their_cards_in_the_key() {
+        let pos =
+            crate::position::position_with_piles("7s/-/3d5h/Ac", "deal=any,relocate_single=true");
+        let s = State::<LARGE, 4>::of(&pos);
+        with_open_search::<4, true, _>(&pos, |search| {
+            search.buffers.table.clear(4);
+            let (mut held, mut moved) = (s, s);
+            held.pins = 1;
+            moved.pins = 1;
+            search.play(
+                &mut moved,
+                Move::Fill {
+                    src: 0,
+                    dst: 1,
+                    index: 0,
+                },
+            );
+            assert_eq!(moved.pins, 0b10, "the hold moves with 7s");
+            let mut other = s;
+            other.pins = 1 << 3;
+            assert!(search.insert(&held).is_ok_and(|new| new));
+            assert!(search.insert(&moved).is_ok_and(|new| !new));
+            assert!(search.insert(&s).is_ok_and(|new| new));
+            assert!(search.insert(&other).is_ok_and(|new| new));
+        });
     }
 
     #[test]
