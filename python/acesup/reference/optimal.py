@@ -72,6 +72,15 @@ class Table:
         work.apply(move)
         return self.value(tuple(map(tuple, work.piles)), unseen)
 
+    def _relocated(self, piles: Piles, unseen: frozenset[Card], move: Move) -> Piles | None:
+        """The piles after ``move`` (legal) when it moves a pile's only card, which
+        only renames piles; None for any other move."""
+        if move.kind != "fill" or len(piles[move.src]) != 1:
+            return None
+        work = self._position(piles, unseen)
+        work.apply(move)
+        return tuple(map(tuple, work.piles))
+
     def value(self, piles: Piles, unseen: frozenset[Card]) -> Fraction:
         """The value of the position: 1 or 0 at the end of a game, else the best
         of its moves (the lone-card moves joining their positions into one)."""
@@ -86,14 +95,11 @@ class Table:
             if not moves:
                 best = max(best, Fraction(int(is_won(position))))
             for move in moves:
-                if move.kind == "fill" and len(member[move.src]) == 1:
-                    work = self._position(member, unseen)
-                    work.apply(move)
-                    reached = tuple(map(tuple, work.piles))
-                    if reached not in members:
-                        members.append(reached)
-                    continue
-                best = max(best, self.after(member, unseen, move))
+                reached = self._relocated(member, unseen, move)
+                if reached is None:
+                    best = max(best, self.after(member, unseen, move))
+                elif reached not in members:
+                    members.append(reached)
         for member in members:
             self.memo[(member, unseen)] = best
         return best
@@ -125,10 +131,8 @@ class Table:
             own: list[tuple[Move, int]] = []
             best: tuple[Move, Fraction] | None = None
             for move in legal_moves(self._position(member, unseen)):
-                if move.kind == "fill" and len(member[move.src]) == 1:
-                    work = self._position(member, unseen)
-                    work.apply(move)
-                    reached = tuple(map(tuple, work.piles))
+                reached = self._relocated(member, unseen, move)
+                if reached is not None:
                     if reached not in members:
                         members.append(reached)
                     own.append((move, members.index(reached)))
