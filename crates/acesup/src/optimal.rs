@@ -620,11 +620,7 @@ impl Table {
                 let w = match mv {
                     Move::Deal => self.chance(&member, progress)?,
                     _ if member.relocates(mv) => {
-                        let next = member.after(mv);
-                        let key = self.layout.raw(&next);
-                        if !members.iter().any(|(k, _)| *k == key) {
-                            members.push((key, next));
-                        }
+                        self.join(&mut members, member.after(mv));
                         continue;
                     }
                     _ => self.decide(&member.after(mv), local, progress)?,
@@ -639,6 +635,19 @@ impl Table {
             local.insert(key, best);
         }
         Some(best)
+    }
+
+    /// The place of `next`, a position a lone card's move reaches, among the
+    /// `members` of a class (by raw key), added at the end when it is new.
+    fn join(&self, members: &mut Vec<(Key, Visible)>, next: Visible) -> usize {
+        let key = self.layout.raw(&next);
+        members
+            .iter()
+            .position(|(k, _)| *k == key)
+            .unwrap_or_else(|| {
+                members.push((key, next));
+                members.len() - 1
+            })
     }
 
     /// The move a perfect player makes in `pos` (a game not over): the first in R3
@@ -661,16 +670,7 @@ impl Table {
             let (mut own, mut best) = (Vec::new(), None::<(Move, u64)>);
             for mv in LegalMoves::of(&member).iter() {
                 if member.relocates(mv) {
-                    let next = member.after(mv);
-                    let key = self.layout.raw(&next);
-                    let j = match members.iter().position(|(k, _)| *k == key) {
-                        Some(j) => j,
-                        None => {
-                            members.push((key, next));
-                            members.len() - 1
-                        }
-                    };
-                    own.push((mv, j));
+                    own.push((mv, self.join(&mut members, member.after(mv))));
                     continue;
                 }
                 let w = match mv {

@@ -1121,14 +1121,19 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         s.discard_tops(mask);
     }
 
+    /// The bits (`rules::top_bits`) of the cards still in the stock.
+    fn stock_bits(&self, s: &State<N, P>) -> u64 {
+        let bits = self.deal.bits;
+        self.deal.stock()[usize::from(s.dealt)..]
+            .iter()
+            .fold(0, |m, &c| m | bits[usize::from(c)])
+    }
+
     /// The bits (`rules::top_bits`) of the cards still in play: in the piles or in
     /// the stock.
     fn in_play(&self, s: &State<N, P>) -> u64 {
         let bits = self.deal.bits;
-        let stock = self.deal.stock()[usize::from(s.dealt)..]
-            .iter()
-            .fold(0, |m, &c| m | bits[usize::from(c)]);
-        (0..P).fold(stock, |m, p| {
+        (0..P).fold(self.stock_bits(s), |m, p| {
             s.pile(p).iter().fold(m, |m, &c| m | bits[usize::from(c)])
         })
     }
@@ -1301,11 +1306,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]));
         let left = in_play & !removable[deals - 1] & !rules::TOP_RANK_BITS;
         (0..4).all(|suit| {
-            let lane = 0xffff_u64 << (16 * suit);
-            shown & lane != 0 || in_play & lane == 0 || left & lane != 0
-        }) && (0..4).any(|suit| {
-            shown & 0xffff_u64 << (16 * suit) == 0 && in_play & 0xffff_u64 << (16 * suit) != 0
-        })
+            shown & lane(suit) != 0 || in_play & lane(suit) == 0 || left & lane(suit) != 0
+        }) && (0..4).any(|suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0)
     }
 
     /// S15: with as many suits as piles, a suit opens once one of its cards is on
@@ -1327,14 +1329,10 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         let bits = self.deal.bits;
         let tops = (0..P).fold(0, |m, p| m | bits[usize::from(s.tops[p])]);
         let in_play = self.in_play(s);
-        let lane = |suit: usize| 0xffff_u64 << (16 * suit);
         let suits = |cards: u64| (0..4).filter(|&suit| cards & lane(suit) != 0).count();
-        let dealt = usize::from(s.dealt);
         let shown = match left {
             0 => tops,
-            _ => self.deal.stock()[dealt..]
-                .iter()
-                .fold(0, |m, &c| m | bits[usize::from(c)]),
+            _ => self.stock_bits(s),
         };
         let mut off = (0..4).filter(|&suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0);
         off.all(|suit| {
@@ -1701,11 +1699,19 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     }
 }
 
-/// The lanes (16 bits a suit, as in `rules::top_bits`) that hold a bit of `bits`.
+/// The lane of `suit` in `rules::top_bits`: its 16 bits.
+fn lane(suit: usize) -> u64 {
+    0xffff << (16 * suit)
+}
+
+/// The lanes that hold a bit of `bits`.
 fn lane_of(bits: u64) -> u64 {
     (0..4).fold(0, |m, suit| {
-        let lane = 0xffff_u64 << (16 * suit);
-        m | if bits & lane != 0 { lane } else { 0 }
+        m | if bits & lane(suit) != 0 {
+            lane(suit)
+        } else {
+            0
+        }
     })
 }
 
