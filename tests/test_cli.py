@@ -483,7 +483,8 @@ def test_bench_prints_the_figures(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "bench", "--games", "2000", "--reference-games", "20",
                          "--solver-games", "4", "--node-limit", "1000", "--memory-games", "0",
                          "--montecarlo-games", "2", "--plain-games", "3", "--batch-slots", "256",
-                         "--batch-steps", "3", "--callable-games", "20", "--batch-memory-games", "0")
+                         "--batch-steps", "3", "--callable-games", "20", "--batch-memory-games", "0",
+                         "--rounds", "1")
     assert status == 0
     for figure in ("native ns a game, 1 thread", "native games/s, 1 thread", "native games/s, 2 threads",
                    "native games/s, 2 processes of 1 thread", "2 threads / 2 processes", "reference games/s",
@@ -493,6 +494,7 @@ def test_bench_prints_the_figures(capsys, monkeypatch):
                    "native step decisions/s"):
         assert figure in out
     assert re.search(r"^bytes of a native position +240$", out, re.MULTILINE), out
+    assert re.search(r"^2 threads / 2 processes +\d+\.\d\d$", out, re.MULTILINE), out
 
 
 @pytest.mark.parametrize("cores", [2, 4])
@@ -502,7 +504,7 @@ def test_bench_ratios_are_those_of_the_figures_beside_them(monkeypatch, cores):
     import acesup.bench
 
     monkeypatch.setattr(os, "cpu_count", lambda: cores)
-    f = acesup.bench.measure(native_games=2000, reference_games=20)
+    f = acesup.bench.measure(native_games=2000, reference_games=20, rounds=2)
     assert f["2 threads / 2 processes"] == f["native games/s, 2 threads"] / f["native games/s, 2 processes of 1 thread"]
     assert f["2 threads / 1 thread"] == f["native games/s, 2 threads"] / f["native games/s, 1 thread"]
     assert f"native games/s, {cores} threads" in f and f"{cores} threads / 1 thread" in f

@@ -5,8 +5,9 @@ and only ratios taken side by side mean something:
 
 - native random play-outs: nanoseconds a game and games per second on one
   thread, games per second on two threads and on every core, and on two
-  processes of one thread each started together (what two threads should
-  match: the host's own scaling);
+  processes of one thread each that start playing at the same moment (what two
+  threads should match: the host's own scaling); the first three timed in
+  alternated rounds, each the best of its rounds;
 - montecarlo's milliseconds a game on one thread, and the size in bytes of a
   native position (which montecarlo and greedy copy per candidate);
 - native games/s divided by reference games/s for the same strategy;
@@ -81,26 +82,48 @@ import sys, time, acesup
 games, strategy, rules = int(sys.argv[1]), sys.argv[2], sys.argv[3] or None
 rules = None if rules is None else acesup.Rules.parse(rules)
 acesup.simulate(10_000, strategy, rules, seed=1, threads=1)
-began = time.perf_counter()
+print("ready", flush=True)
+sys.stdin.readline()
+began = time.monotonic()
 acesup.simulate(games, strategy, rules, seed=2, threads=1)
-print(time.perf_counter() - began)
+print(began, time.monotonic(), flush=True)
 """
 
 
 def _two_processes(games: int, strategy: str, rules: acesup.Rules | None) -> float:
-    """Games per second of two processes started together, each playing ``games``
-    games on one thread: the total games over the slower one's time."""
+    """Games per second of two processes of one thread each, ``games`` games each:
+    the total games over the span from the first one's start to the last one's end.
+
+    Each process imports acesup and warms up, then waits for the word to go, which
+    both get at once: starting them together is not enough, since one may finish
+    its import while the other is still in it, and then play part of its games
+    alone on the machine.
+    """
     command = [sys.executable, "-c", _ONE_PROCESS, str(games), strategy, "" if rules is None else str(rules)]
-    runs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(2)]
-    seconds = [float(run.communicate()[0]) for run in runs]
-    return 2 * games / max(seconds)
+    runs = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    try:
+        for run in runs:
+            if run.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"a benchmark process failed to start (exit status {run.wait()})")
+        for run in runs:
+            run.stdin.write("go\n")
+            run.stdin.flush()
+        # time.monotonic() is one clock for every process of the machine (Linux: CLOCK_MONOTONIC).
+        spans = [tuple(map(float, run.communicate()[0].split())) for run in runs]
+    finally:
+        for run in runs:
+            run.kill()
+    return 2 * games / (max(end for _, end in spans) - min(began for began, _ in spans))
 
 
 def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_games: int = 0,
             strategy: str = "random", rules: acesup.Rules | None = None, solver_games: int = 0,
-            node_limit: int | None = None, montecarlo_games: int = 0) -> dict[str, float]:
+            node_limit: int | None = None, montecarlo_games: int = 0, rounds: int = 3) -> dict[str, float]:
     """Runs the benchmark and returns its figures by name (see the module doc).
 
+    The play-outs on one thread, on two threads and on two processes are timed
+    ``rounds`` times, alternated, and each figure is the best of its rounds.
     ``memory_games`` (0 to skip) is the length of the long run whose memory
     is compared before and after; ``solver_games`` (0 to skip) the number of
     deals the solver is timed on, each searched up to ``node_limit`` positions;
@@ -108,9 +131,13 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
     """
     cores = os.cpu_count() or 1
     acesup.simulate(10_000, strategy, rules, seed=1, threads=1)  # warm up caches and the thread pool
-    one = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=1), native_games)
-    two = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=2), native_games)
-    processes = _two_processes(native_games // 2, strategy, rules)
+    one = two = processes = 0.0
+    for _ in range(rounds):  # alternated, the best of each: the machine's noise comes and goes
+        one = max(one, _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=1),
+                             native_games))
+        two = max(two, _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=2),
+                             native_games))
+        processes = max(processes, _two_processes(native_games // 2, strategy, rules))
     reference_rules = None if rules is None else acesup.reference.Rules.parse(str(rules))
     reference = _rate(lambda: acesup.reference.simulate(reference_games, strategy, reference_rules, seed=2),
                       reference_games)
@@ -263,6 +290,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory-games", type=games_count(0), default=100_000_000,
                         help="games of the memory run, 0 to skip (default 1e8)")
     parser.add_argument("--strategy", default="random", help="strategy to time (default random)")
+    parser.add_argument("--rounds", type=int_at_least(1), default=3,
+                        help="alternated rounds of the 1-thread, 2-thread and 2-process timings (default 3)")
     parser.add_argument("--batch-slots", type=int_at_least(1), default=65_536,
                         help="slots of the timed Batch (default 65536)")
     parser.add_argument("--batch-steps", type=int_at_least(1), default=100,
@@ -278,13 +307,16 @@ def run(args: argparse.Namespace) -> int:
     """Measures with the options parsed by ``add_arguments`` and prints the figures."""
     figures = {} if args.batch_only else measure(
         args.games, args.reference_games, args.memory_games, args.strategy,
-        solver_games=args.solver_games, node_limit=args.node_limit, montecarlo_games=args.montecarlo_games)
+        solver_games=args.solver_games, node_limit=args.node_limit, montecarlo_games=args.montecarlo_games,
+        rounds=args.rounds)
     if not args.batch_only and args.plain_games:
         figures |= measure_solver(args.plain_games)
     figures |= measure_batch(args.batch_slots, args.batch_steps, args.callable_games, args.batch_memory_games)
     width = max(map(len, figures))
     for name, value in figures.items():
-        print(f"{name:<{width}}  {value:,.1f}" if isinstance(value, float) else f"{name:<{width}}  {value}")
+        if isinstance(value, float):
+            value = f"{value:,.2f}" if " / " in name else f"{value:,.1f}"  # a ratio: two decimals
+        print(f"{name:<{width}}  {value}")
     return 0
 
 
