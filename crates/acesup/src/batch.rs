@@ -641,7 +641,7 @@ impl Batch {
                 .filter(|(offset, _)| !playing.contains(offset));
             kept.map(|(_, &score)| score).collect()
         });
-        (self.stats.clone(), scores)
+        (self.stats, scores)
     }
 
     /// Slot `slot`'s game (`slot < n`) as a [`Game`]: dealt from its seed, with every
@@ -951,7 +951,9 @@ impl Batch {
     }
 }
 
-const _: () = assert!(MAX_PILES + MAX_PILES * (MAX_PILES - 1) * 11 + 1 <= 256);
+/// The most actions ([`Layout::num_actions`] on five piles: the discards, 11 fills for
+/// each source and destination, the deal) are numbered by a `u8`.
+const _: () = assert!(MAX_PILES + MAX_PILES * (MAX_PILES - 1) * 11 < 256);
 
 #[cfg(test)]
 mod tests {

@@ -36,7 +36,7 @@ impl Game {
     pub fn from_deck(deck: &[Card], rules: Rules, seed: u64) -> Result<Game> {
         check_deck(deck, &rules.deck())?;
         Ok(Game {
-            pos: Position::from_deck(&deck, rules),
+            pos: Position::from_deck(deck, rules),
             history: Vec::new(),
             rng: Rng::new(seed),
             changes: 0,
