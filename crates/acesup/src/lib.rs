@@ -31,6 +31,7 @@ pub mod moves;
 pub mod optimal;
 pub mod pool;
 pub mod position;
+pub mod random_play;
 pub mod rng;
 pub mod rules;
 pub mod simulate;
