@@ -16,7 +16,7 @@
 use crate::cards::Card;
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
-use crate::rng::{game_seed, shuffle_slice, Rng};
+use crate::rng::{game_seed, shuffle_places, Rng};
 use crate::rules::{self, by_piles, DealTo, FillRule, LegalMoves, Rules, Tableau};
 use crate::strategies::Random;
 use std::hint::select_unpredictable;
@@ -111,7 +111,7 @@ impl RandomTable {
         let mut rng = Rng::new(game_seed(seed, index));
         let size = self.rules.deck_size();
         self.cards = self.deck;
-        shuffle_slice(&mut self.cards[..size], &mut rng);
+        shuffle_places(&mut self.cards, size, &mut rng);
         if self.rules == Rules::standard() {
             self.play_piles::<4, true>(&mut rng)
         } else {
