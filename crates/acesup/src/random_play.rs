@@ -7,8 +7,10 @@
 //! bit and its discard test are lookups in two static tables without a rank order,
 //! and every table is indexed by a `u8` with 256 places (no bounds check, no mask).
 //! The tops, the heights and the stock's start stay in registers; the cards under
-//! the tops are a linked list in memory (`below`). The decisions are the rules' own:
-//! [`LegalMoves`] of a [`Tableau`] view of the registers, and [`Random::pick`].
+//! the tops are a linked list in memory (`links[1]`). The decisions are the rules'
+//! own ([`rules::fill_choices`], `rules::deal_allowed`, and [`LegalMoves`] under
+//! `fill="any"`) on a [`Tableau`] view of the registers, with [`Random::pick`]'s
+//! draw.
 //!
 //! [`RandomTable::position`] turns the end of a game into a [`Position`], so that the
 //! tests can check this loop against the plain play of `Game`.
@@ -65,8 +67,8 @@ fn per_pile(mask: u8) -> u64 {
 ///
 /// Invariants while a game is played and after it: `cards[..D]` is the shuffled deck
 /// in deal order (the first P cards went onto the piles, `cards[next..D]` is the
-/// stock); pile p is `top[p]`, `below[top[p]]`, ... down to [`NONE`], `heights[p]`
-/// cards; the other cards of the deck are the discards.
+/// stock); pile p is `top[p]`, `links[1][top[p]]`, ... down to [`NONE`],
+/// `heights[p]` cards; the other cards of the deck are the discards.
 #[derive(Clone)]
 pub struct RandomTable {
     rules: Rules,
@@ -306,10 +308,10 @@ impl<const P: usize> Piles<P> {
     /// it is played (the higher card of its suit stays on top, or an even higher
     /// one does), so the rounds reach the position that discarding first in R3
     /// order, again and again, reaches (see [`Position::discard_forced`]).
-    #[inline(always)]
     ///
     /// A pile's new top is `links[d][top]`, where d is 1 when it is discarded: a
     /// lookup, not a branch, for whether a pile goes is a coin toss.
+    #[inline(always)]
     fn discard_rounds(&mut self, links: &[[u8; 256]; 2]) {
         loop {
             let mask = (0..P).fold(0u8, |mask, p| {
@@ -366,9 +368,9 @@ impl<const P: usize> Piles<P> {
             (above, card) = (card, below[usize::from(card)]);
         }
         let under = below[usize::from(card)];
-        below[usize::from(card)] = NONE; // `dst` is empty
-                                         // A buried card leaves the top of `src` as it was; the top card uncovers
-                                         // the one under it.
+        // `dst` is empty. A buried card leaves the top of `src` as it was; the top
+        // card uncovers the one under it.
+        below[usize::from(card)] = NONE;
         let src_top = if index == 0 {
             under
         } else {
