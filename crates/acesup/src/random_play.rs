@@ -9,7 +9,7 @@
 //! The tops, the heights and the stock's start stay in registers; the cards under
 //! the tops are a linked list in memory (`links[1]`). The decisions are the rules'
 //! own ([`rules::fill_choices`], `rules::deal_allowed`, and [`LegalMoves`] under
-//! `fill="any"`) on a [`Tableau`] view of the registers, with [`Random::pick`]'s
+//! `fill="any"`) on a [`Tableau`] view of the registers, with `Random::pick`'s
 //! draw.
 //!
 //! [`RandomTable::position`] turns the end of a game into a [`Position`], so that the
@@ -67,7 +67,7 @@ fn per_pile(mask: u8) -> u64 {
 ///
 /// Invariants while a game is played and after it: `cards[..D]` is the shuffled deck
 /// in deal order (the first P cards went onto the piles, `cards[next..D]` is the
-/// stock); pile p is `top[p]`, `links[1][top[p]]`, ... down to [`NONE`],
+/// stock); pile p is `top[p]`, `links[1][top[p]]`, ... down to `NONE`,
 /// `heights[p]` cards; the other cards of the deck are the discards.
 #[derive(Clone)]
 pub struct RandomTable {
