@@ -44,7 +44,7 @@ pub trait Strategy: Sync {
     }
 
     /// Whether this is `"random"`, whose seeded games `simulate` plays by a loop of
-    /// its own ([`crate::random_play`]).
+    /// its own (the module `random_play`).
     #[inline]
     fn is_random(&self) -> bool {
         false
