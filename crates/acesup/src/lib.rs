@@ -16,6 +16,7 @@
 //! - [`strategies`]: the built-in strategies (STRATEGIES.md).
 //! - [`stats`]: score histograms and their statistics.
 //! - [`simulate`]: seeded batch play-outs, on any number of threads.
+//! - [`random_play`]: the random strategy's seeded games, in a loop of their own.
 //! - [`cancel`]: a run's cancel flag, seen inside the long decisions (Ctrl-C).
 //! - [`batch`]: many seeded games stepped at once, for a policy outside the engine (BATCH.md).
 //! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
@@ -31,6 +32,7 @@ pub mod moves;
 pub mod optimal;
 pub mod pool;
 pub mod position;
+pub mod random_play;
 pub mod rng;
 pub mod rules;
 pub mod simulate;

@@ -79,6 +79,17 @@ pub fn shuffle_slice<T>(items: &mut [T], rng: &mut Rng) {
     }
 }
 
+/// [`shuffle_slice`] of the first `len` (at most 64) places of `deck`: the same
+/// draws and swaps, the indices masked rather than checked (the random play-outs
+/// shuffle a deck per game).
+#[inline]
+pub fn shuffle_places(deck: &mut [u8; 64], len: usize, rng: &mut Rng) {
+    for i in (1..len).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        deck.swap(i & 63, j & 63);
+    }
+}
+
 /// The deck of `Game.from_seed(seed, rules)`: the layout's deck (R1.4) in index
 /// order, shuffled by [`shuffle_slice`] (D − 1 draws; the standard deck's shuffle
 /// is the one it always was).
@@ -169,6 +180,19 @@ mod tests {
         }
         assert_eq!((shuffled, rng), (expected, draws));
         assert_eq!(rng.state(), 9u64.wrapping_add(11u64.wrapping_mul(GOLDEN)));
+    }
+
+    /// The shuffle of places is the shuffle of a slice.
+    #[test]
+    fn places_shuffle_like_a_slice() {
+        for (seed, len) in [(0, 52), (1, 52), (2, 12), (3, 64), (4, 1), (5, 0)] {
+            let mut places: [u8; 64] = std::array::from_fn(|i| i as u8);
+            let mut slice = places;
+            let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+            shuffle_places(&mut places, len, &mut a);
+            shuffle_slice(&mut slice[..len], &mut b);
+            assert_eq!((places, a), (slice, b), "seed {seed}, {len} places");
+        }
     }
 
     #[test]

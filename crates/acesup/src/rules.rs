@@ -585,7 +585,7 @@ const LANE_ENDS: u64 = 1 << 13 | 1 << 29 | 1 << 45 | 1 << 61;
 /// within the card's own lane, from its lane end down to just above the card; for
 /// 0 it leaves the lane ends alone.
 #[inline]
-pub fn stronger_bits(bit: u64) -> u64 {
+pub const fn stronger_bits(bit: u64) -> u64 {
     LANE_ENDS.wrapping_sub(bit << 1)
 }
 
@@ -731,6 +731,20 @@ pub fn can_deal<T: Tableau + ?Sized>(t: &T) -> bool {
         }
 }
 
+/// R2.3 ([`can_deal`]) from what it depends on: the deal rule, the stock's
+/// length, the mask of legal discards and whether a fill from a pile of two or more
+/// cards is legal. Without a branch: the play-outs ask it at every decision.
+#[inline(always)]
+pub(crate) fn deal_allowed(
+    rule: DealRule,
+    stock_left: usize,
+    discards: u8,
+    real_fill: bool,
+) -> bool {
+    (stock_left > 0)
+        & ((rule == DealRule::Any) | ((discards == 0) & ((rule == DealRule::Free) | !real_fill)))
+}
+
 /// R2.3 `deal_to` and the stock's length: bit p set when the next deal puts a card
 /// on pile p. The receiving piles are every pile (under `"all"`, or when none is
 /// empty) or the empty ones (under `"empty"`), the first of them in pile order
@@ -813,10 +827,7 @@ impl LegalMoves {
                 real_fill |= (*choice > 0) & (t.height(p) >= 2);
             }
         }
-        let rule = t.rules().deal;
-        let deal = (t.stock_left() > 0)
-            & ((rule == DealRule::Any)
-                | ((discards == 0) & ((rule == DealRule::Free) | !real_fill)));
+        let deal = deal_allowed(t.rules().deal, t.stock_left(), discards, real_fill);
         LegalMoves {
             discards,
             empty,
@@ -891,7 +902,7 @@ impl LegalMoves {
 
 /// The position of the `n`-th set bit (from 0) of a mask of piles; `n` below its count.
 #[inline]
-fn nth_bit(bits: u8, n: usize) -> usize {
+pub(crate) fn nth_bit(bits: u8, n: usize) -> usize {
     usize::from(NTH_BIT[usize::from(bits) & 31][n & 7])
 }
 

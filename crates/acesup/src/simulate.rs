@@ -10,6 +10,7 @@ use crate::game::Game;
 use crate::moves::Move;
 pub use crate::pool::{chunks, Pool, MAX_THREADS};
 use crate::position::Position;
+use crate::random_play::RandomTable;
 use crate::rng::{game_seed, shuffle_slice, Rng};
 use crate::rules::Rules;
 use crate::stats::Stats;
@@ -25,11 +26,13 @@ pub const CHUNK_PER_THREAD: u64 = 1 << 15;
 pub const CHUNK_TIME: Duration = Duration::from_millis(40);
 
 /// What a thread keeps from game to game: the position it plays in and the
-/// layout's deck in index order, so that nothing is allocated per game.
+/// layout's deck in index order, so that nothing is allocated per game, and the
+/// random strategy's table, which plays its games by a loop of its own.
 #[derive(Clone)]
 pub struct Table {
     pos: Position,
     deck: [Card; DECK_SIZE],
+    random: RandomTable,
 }
 
 impl Table {
@@ -37,6 +40,7 @@ impl Table {
         Table {
             pos: Position::from_deck(&rules.deck(), rules),
             deck: padded_deck(&rules),
+            random: RandomTable::new(rules),
         }
     }
 
@@ -49,6 +53,9 @@ impl Table {
         seed: u64,
         index: u64,
     ) -> usize {
+        if strategy.is_random() {
+            return self.random.play(seed, index);
+        }
         let mut rng = deal_seeded(&mut self.pos, &self.deck, seed, index);
         strategy.play_out(&mut self.pos, &mut rng);
         self.pos.score()
@@ -362,14 +369,15 @@ mod tests {
     use crate::strategies::{Builtin, Random};
     use crate::ErrorKind;
 
-    /// Games `0..games` of seed 7 under `rules`: the play-out loop gives what
-    /// playing the documented random strategy on a `Game`, move by move through
-    /// the checked `play`, gives (the plain version of the loop), game by game.
+    /// Games `0..games` of seed 7 under `rules`: the play-out loop (random's own,
+    /// [`RandomTable`]) gives what playing the documented random strategy on a
+    /// `Game`, move by move through the checked `play`, gives (the plain version of
+    /// the loop), game by game.
     fn assert_play_outs_are_plain(rules: Rules, games: u64) {
         let mut table = Table::new(rules);
         for i in 0..games {
             let score = table.play_game(&Random, 7, i);
-            let pos = &table.pos;
+            let pos = &table.random.position();
             let mut game = Game::from_seed(game_seed(7, i), rules);
             while let Some(mv) = {
                 let mut rng = *game.rng();

@@ -42,6 +42,13 @@ pub trait Strategy: Sync {
             pos.apply(mv);
         }
     }
+
+    /// Whether this is `"random"`, whose seeded games `simulate` plays by a loop of
+    /// its own (the module `random_play`).
+    #[inline]
+    fn is_random(&self) -> bool {
+        false
+    }
 }
 
 /// A built-in that plays the forced discards first (STRATEGIES.md, "Common
@@ -63,6 +70,12 @@ pub trait Decide: Sync {
     #[inline]
     fn decide_from_moves(&self, _moves: &LegalMoves, _rng: &mut Rng) -> Option<Move> {
         None
+    }
+
+    /// [`Strategy::is_random`].
+    #[inline]
+    fn is_random(&self) -> bool {
+        false
     }
 }
 
@@ -86,6 +99,11 @@ impl<D: Decide> Strategy for D {
     #[inline]
     fn play_out(&self, pos: &mut Position, rng: &mut Rng) {
         by_piles!(pos.rules(), P => play_out_piles::<Self, P>(self, pos, rng))
+    }
+
+    #[inline]
+    fn is_random(&self) -> bool {
+        Decide::is_random(self)
     }
 }
 
@@ -143,12 +161,17 @@ impl Decide for Random {
     fn draws_for_a_forced_deal(&self, rng: &mut Rng) {
         rng.skip(1);
     }
+
+    #[inline]
+    fn is_random(&self) -> bool {
+        true
+    }
 }
 
 impl Random {
     /// Random's choice among `moves`, which are not empty.
     #[inline]
-    fn pick(moves: &LegalMoves, rng: &mut Rng) -> Move {
+    pub(crate) fn pick(moves: &LegalMoves, rng: &mut Rng) -> Move {
         // Counted, not listed: `nth` finds the move that `legal_moves()[i]` would be.
         let i = rng.below(moves.len() as u64);
         moves.nth(i as usize)
@@ -732,6 +755,11 @@ impl Strategy for Builtin {
     #[inline]
     fn play_out(&self, pos: &mut Position, rng: &mut Rng) {
         each_builtin!(self, s => s.play_out(pos, rng))
+    }
+
+    #[inline]
+    fn is_random(&self) -> bool {
+        each_builtin!(self, s => Strategy::is_random(s))
     }
 }
 

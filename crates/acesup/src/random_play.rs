@@ -1,0 +1,482 @@
+//! The random strategy's play-out of a seeded deal: the hot loop of
+//! `simulate(..., "random")`, in a representation of its own.
+//!
+//! A game of the random strategy needs nothing but its score from the loop, so this
+//! loop keeps no [`Position`] and no discards: a card is its *code*, its bit's place
+//! in a mask of top cards (16 × suit + strength, see [`rules::top_bit`]), so that its
+//! bit and its discard test are lookups in two static tables without a rank order,
+//! and every table is indexed by a `u8` with 256 places (no bounds check, no mask).
+//! The tops, the heights and the stock's start stay in registers; the cards under
+//! the tops are a linked list in memory (`links[1]`). The decisions are the rules'
+//! own ([`rules::fill_choices`], `rules::deal_allowed`, and [`LegalMoves`] under
+//! `fill="any"`) on a [`Tableau`] view of the registers, with `Random::pick`'s
+//! draw.
+//!
+//! [`RandomTable::position`] turns the end of a game into a [`Position`], so that the
+//! tests can check this loop against the plain play of `Game`.
+
+use crate::cards::Card;
+use crate::moves::{Move, MAX_PILES};
+use crate::position::Position;
+use crate::rng::{game_seed, shuffle_places, Rng};
+use crate::rules::{self, by_piles, DealTo, FillRule, LegalMoves, Rules, Tableau};
+use crate::strategies::Random;
+use std::hint::select_unpredictable;
+
+/// No card: what is under the bottom card of a pile, and the top of an empty pile.
+/// Above every card's code (at most 63), so its bit and stronger bits are 0.
+const NONE: u8 = 64;
+
+/// The places of the deck's arrays: 52 cards fit, and an index taken modulo 64 is
+/// a mask, not a division.
+const CAP: usize = 64;
+
+/// `BIT[code]`: the card's bit in a mask of top cards, 0 for [`NONE`].
+static BIT: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut code = 0;
+    while code < 64 {
+        table[code] = 1 << code;
+        code += 1;
+    }
+    table
+};
+
+/// `STRONGER[code]`: [`rules::stronger_bits`] of the card's bit, so that the card may
+/// be discarded exactly when the mask of the top cards meets it (R2.1); 0 for
+/// [`NONE`], which meets no mask.
+static STRONGER: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut code = 0;
+    while code < 64 {
+        table[code] = rules::stronger_bits(1 << code);
+        code += 1;
+    }
+    table
+};
+
+/// A byte of 1 for each pile of `mask`: bit p moves to bit 8p (the five copies of
+/// the mask that the product makes, 7 bits apart, do not overlap).
+#[inline(always)]
+fn per_pile(mask: u8) -> u64 {
+    (u64::from(mask) * 0x1020_4081) & 0x01_0101_0101
+}
+
+/// What a thread keeps from one random game to the next: the layout, its deck in
+/// index order as codes, and the cards of the game in play.
+///
+/// Invariants while a game is played and after it: `cards[..D]` is the shuffled deck
+/// in deal order (the first P cards went onto the piles, `cards[next..D]` is the
+/// stock); pile p is `top[p]`, `links[1][top[p]]`, ... down to `NONE`,
+/// `heights[p]` cards; the other cards of the deck are the discards.
+#[derive(Clone)]
+pub struct RandomTable {
+    rules: Rules,
+    deck: [u8; CAP],
+    /// The card of each code.
+    card_of: [Card; 256],
+    cards: [u8; CAP],
+    /// `links[1]` is the card under each card (the piles' linked lists), `links[0]`
+    /// each code itself: see [`Piles::discard_rounds`].
+    links: [[u8; 256]; 2],
+    top: [u8; MAX_PILES],
+    heights: [u8; MAX_PILES],
+    next: usize,
+}
+
+impl RandomTable {
+    pub fn new(rules: Rules) -> RandomTable {
+        let mut deck = [NONE; CAP];
+        let mut card_of = [Card::NONE; 256];
+        for (code, card) in deck.iter_mut().zip(rules.deck()) {
+            *code = rules::top_bit(card, rules.ace_high).trailing_zeros() as u8;
+            card_of[usize::from(*code)] = card;
+        }
+        let mut table = RandomTable {
+            rules,
+            deck,
+            card_of,
+            cards: deck,
+            links: [std::array::from_fn(|code| code as u8), [NONE; 256]],
+            top: [NONE; MAX_PILES],
+            heights: [0; MAX_PILES],
+            next: 0,
+        };
+        table.play(0, 0);
+        table
+    }
+
+    /// The score of game `index` of master seed `seed` played by the random
+    /// strategy: `Game.from_seed(game_seed(seed, index))` played to its end.
+    #[inline]
+    pub fn play(&mut self, seed: u64, index: u64) -> usize {
+        let mut rng = Rng::new(game_seed(seed, index));
+        let size = self.rules.deck_size();
+        self.cards = self.deck;
+        shuffle_places(&mut self.cards, size, &mut rng);
+        if self.rules == Rules::standard() {
+            self.play_piles::<4, true>(&mut rng)
+        } else {
+            by_piles!(self.rules, P => self.play_piles::<P, false>(&mut rng))
+        }
+    }
+
+    /// [`RandomTable::play`] after the shuffle, for a layout of `P` piles: the
+    /// random strategy's loop (STRATEGIES.md "random": the forced discards, then one
+    /// draw per decision, the deal's when it is the only move too). Compiled once
+    /// more for the standard rules (`STANDARD`), whose options are then constants.
+    #[inline]
+    fn play_piles<const P: usize, const STANDARD: bool>(&mut self, rng: &mut Rng) -> usize {
+        let rules = if STANDARD {
+            Rules::standard()
+        } else {
+            self.rules
+        };
+        let end = rules.deck_size();
+        let deal_to_all = rules.deal_to == DealTo::All;
+        let mut hot = Piles::<P> {
+            top: [NONE; MAX_PILES],
+            heights: per_pile((1 << P) - 1),
+            tops: 0,
+        };
+        for p in 0..P {
+            let card = self.cards[p];
+            hot.top[p] = card;
+            self.links[1][usize::from(card)] = NONE;
+            hot.tops |= BIT[usize::from(card)];
+        }
+        let mut next = P;
+        loop {
+            hot.discard_rounds(&self.links);
+            let mv = if !hot.any_empty() {
+                // No fill is legal without an empty pile: the deal is the only move,
+                // if any, and random draws for it all the same.
+                if next == end {
+                    break;
+                }
+                rng.skip(1);
+                Move::Deal
+            } else {
+                let view = View {
+                    piles: &hot,
+                    table: self,
+                    rules,
+                    stock: end - next,
+                };
+                match pick(&view, rng) {
+                    Some(mv) => mv,
+                    None => break,
+                }
+            };
+            match mv {
+                Move::Fill { src, dst, index } => hot.fill(
+                    &mut self.links[1],
+                    usize::from(src),
+                    usize::from(dst),
+                    index,
+                ),
+                Move::Deal if (deal_to_all | !hot.any_empty()) & (end - next >= P) => {
+                    hot.deal_all(&mut self.links[1], &self.cards, next);
+                    next += P;
+                }
+                Move::Deal => {
+                    let view = View {
+                        piles: &hot,
+                        table: self,
+                        rules,
+                        stock: end - next,
+                    };
+                    let targets = rules::deal_targets(&view);
+                    for p in (0..P).filter(|&p| targets >> p & 1 == 1) {
+                        hot.push(&mut self.links[1], p, self.cards[next]);
+                        next += 1;
+                    }
+                }
+                Move::Discard(_) => unreachable!("no discard is legal after the rounds"),
+            }
+        }
+        self.top = hot.top;
+        self.heights = std::array::from_fn(|p| hot.height(p) as u8);
+        self.next = next;
+        // The cards that are neither on the piles nor in the stock (`cards[next..]`)
+        // are the discards.
+        next - self.heights.iter().map(|&h| usize::from(h)).sum::<usize>()
+    }
+
+    /// The end of the last game played, as a position (its discards in index order).
+    pub fn position(&self) -> Position {
+        let card = |code: u8| self.card_of[usize::from(code)];
+        let piles: Vec<Vec<Card>> = (0..usize::from(self.rules.piles))
+            .map(|p| {
+                let mut pile = Vec::new();
+                let mut code = self.top[p];
+                for _ in 0..self.heights[p] {
+                    pile.push(card(code));
+                    code = self.links[1][usize::from(code)];
+                }
+                pile.reverse();
+                pile
+            })
+            .collect();
+        let stock: Vec<Card> = self.cards[self.next..self.rules.deck_size()]
+            .iter()
+            .map(|&code| card(code))
+            .collect();
+        let discards: Vec<Card> = self
+            .rules
+            .deck()
+            .into_iter()
+            .filter(|c| !stock.contains(c) && !piles.iter().flatten().any(|d| d == c))
+            .collect();
+        Position::from_parts(self.rules, &piles, &stock, &discards)
+            .expect("a random play-out keeps every card once")
+    }
+}
+
+/// Random's choice ([`Random::pick`] of the [`LegalMoves`]) in `view`, a game with
+/// an empty pile in which no discard is legal, or None when no move is legal.
+/// When the fill rule moves top cards only (`fill="top"` or `"ace"`), the moves are
+/// counted by masks: the fills, one from each source onto each empty pile in R3
+/// order (source by source, each onto the empty piles in order), then the deal.
+#[inline(always)]
+fn pick<const P: usize>(view: &View<P>, rng: &mut Rng) -> Option<Move> {
+    let rules = view.rules();
+    if rules.fill == FillRule::Any {
+        let moves = LegalMoves::with_discards::<_, P>(view, 0);
+        return (!moves.is_empty()).then(|| Random::pick(&moves, rng));
+    }
+    let (mut sources, mut real_fill) = (0u8, false);
+    for p in 0..P {
+        // One fill or none from each pile under these fill rules.
+        let source = rules::fill_choices(view, p) > 0;
+        sources |= u8::from(source) << p;
+        real_fill |= source & (view.height(p) >= 2);
+    }
+    let empty = view.empty_mask();
+    let deal = rules::deal_allowed(rules.deal, view.stock, 0, real_fill);
+    let per_source = empty.count_ones();
+    let fills = sources.count_ones() * per_source;
+    let count = fills + u32::from(deal);
+    if count == 0 {
+        return None;
+    }
+    let i = rng.below(u64::from(count)) as u32;
+    if i == fills {
+        return Some(Move::Deal);
+    }
+    Some(Move::Fill {
+        src: rules::nth_bit(sources, (i / per_source) as usize) as u8,
+        dst: rules::nth_bit(empty, (i % per_source) as usize) as u8,
+        index: 0,
+    })
+}
+
+/// The piles of a game in registers. Invariants: `top[p]` is pile p's top card
+/// (NONE when empty) and byte p of `heights` its height (one register for all, so
+/// that a round of discards or a deal changes them all at once), `tops` the OR of
+/// the top cards' bits.
+struct Piles<const P: usize> {
+    top: [u8; MAX_PILES],
+    heights: u64,
+    tops: u64,
+}
+
+impl<const P: usize> Piles<P> {
+    /// Pile p's height.
+    #[inline(always)]
+    fn height(&self, p: usize) -> usize {
+        usize::from((self.heights >> (8 * p)) as u8)
+    }
+
+    /// Bit p set when pile p is empty.
+    #[inline(always)]
+    fn empty_mask(&self) -> u8 {
+        (0..P).fold(0, |m, p| m | u8::from(self.height(p) == 0) << p)
+    }
+
+    /// Whether some pile is empty: one test of all the heights, not a branch per
+    /// pile. A height is below 128, so adding 127 to its byte sets the byte's high
+    /// bit exactly when the height is not 0, and carries into no other byte.
+    #[inline(always)]
+    fn any_empty(&self) -> bool {
+        let ones = per_pile((1 << P) - 1);
+        (self.heights + 0x7f * ones) & (ones << 7) != ones << 7
+    }
+
+    /// Rounds that each discard from every pile that may be discarded (R2.1),
+    /// without a branch per pile, until none may. A legal discard stays legal until
+    /// it is played (the higher card of its suit stays on top, or an even higher
+    /// one does), so the rounds reach the position that discarding first in R3
+    /// order, again and again, reaches (see [`Position::discard_forced`]).
+    ///
+    /// A pile's new top is `links[d][top]`, where d is 1 when it is discarded: a
+    /// lookup, not a branch, for whether a pile goes is a coin toss.
+    #[inline(always)]
+    fn discard_rounds(&mut self, links: &[[u8; 256]; 2]) {
+        loop {
+            let mask = (0..P).fold(0u8, |mask, p| {
+                let stronger = STRONGER[usize::from(self.top[p])];
+                mask | u8::from(self.tops & stronger != 0) << p
+            });
+            if mask == 0 {
+                return;
+            }
+            let mut tops = 0;
+            for p in 0..P {
+                let discarded = mask >> p & 1 == 1;
+                self.top[p] = links[usize::from(discarded)][usize::from(self.top[p])];
+                tops |= BIT[usize::from(self.top[p])];
+            }
+            self.tops = tops;
+            self.heights -= per_pile(mask);
+        }
+    }
+
+    /// Deal `cards[next..next + P]` onto the piles, one card each.
+    #[inline(always)]
+    fn deal_all(&mut self, below: &mut [u8; 256], cards: &[u8; CAP], next: usize) {
+        self.tops = 0;
+        for p in 0..P {
+            let card = cards[(next + p) % CAP];
+            below[usize::from(card)] = self.top[p];
+            self.top[p] = card;
+            self.tops |= BIT[usize::from(card)];
+        }
+        self.heights += per_pile((1 << P) - 1);
+    }
+
+    /// Put `card` on pile `p` (a short deal, or a deal onto the empty piles).
+    #[inline]
+    fn push(&mut self, below: &mut [u8; 256], p: usize, card: u8) {
+        below[usize::from(card)] = self.top[p];
+        self.tops ^= BIT[usize::from(self.top[p])] ^ BIT[usize::from(card)];
+        self.top[p] = card;
+        self.heights += 1 << (8 * p);
+    }
+
+    /// Fill the empty pile `dst` with the card at `index` from the top of pile
+    /// `src` (R2.2), known to be legal. Every pile is looked at, none picked by
+    /// index: an index into the arrays would keep them in memory rather than in
+    /// registers for the whole loop.
+    #[inline(always)]
+    fn fill(&mut self, below: &mut [u8; 256], src: usize, dst: usize, index: u64) {
+        let top = (0..P).fold(NONE, |card, p| {
+            select_unpredictable(p == src, self.top[p], card)
+        });
+        let (mut above, mut card) = (NONE, top);
+        for _ in 0..index {
+            (above, card) = (card, below[usize::from(card)]);
+        }
+        let under = below[usize::from(card)];
+        // `dst` is empty. A buried card leaves the top of `src` as it was; the top
+        // card uncovers the one under it.
+        below[usize::from(card)] = NONE;
+        let src_top = if index == 0 {
+            under
+        } else {
+            below[usize::from(above)] = under;
+            top
+        };
+        for p in 0..P {
+            let top = select_unpredictable(p == dst, card, self.top[p]);
+            self.top[p] = select_unpredictable(p == src, src_top, top);
+        }
+        // `src` has the card (so no byte borrows) and `dst` none.
+        self.heights = self.heights + (1 << (8 * dst)) - (1 << (8 * src));
+        self.tops ^= BIT[usize::from(top)] ^ BIT[usize::from(src_top)] ^ BIT[usize::from(card)];
+    }
+}
+
+/// The game in registers as the rule functions read it: the piles of `piles`, the
+/// cards under their tops in `table`, the rules `rules` (a copy, so that the
+/// standard rules are constants), `stock` cards in the stock.
+struct View<'a, const P: usize> {
+    piles: &'a Piles<P>,
+    table: &'a RandomTable,
+    rules: Rules,
+    stock: usize,
+}
+
+impl<const P: usize> Tableau for View<'_, P> {
+    #[inline(always)]
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    #[inline(always)]
+    fn height(&self, p: usize) -> usize {
+        self.piles.height(p)
+    }
+
+    #[inline]
+    fn card_from_top(&self, p: usize, index: usize) -> Card {
+        let code = (0..index).fold(self.piles.top[p], |code, _| {
+            self.table.links[1][usize::from(code)]
+        });
+        self.table.card_of[usize::from(code)]
+    }
+
+    #[inline(always)]
+    fn top_bit(&self, p: usize) -> u64 {
+        BIT[usize::from(self.piles.top[p])]
+    }
+
+    #[inline(always)]
+    fn tops(&self) -> u64 {
+        self.piles.tops
+    }
+
+    #[inline(always)]
+    fn stock_left(&self) -> usize {
+        self.stock
+    }
+
+    #[inline(always)]
+    fn empty_piles(&self) -> usize {
+        self.piles.empty_mask().count_ones() as usize
+    }
+
+    #[inline(always)]
+    fn empty_mask(&self) -> u8 {
+        self.piles.empty_mask()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::strategies::Strategy;
+
+    /// The piles, the stock and the discards (sorted: a round of discards has no
+    /// order of its own) of a position.
+    fn end(pos: &Position) -> (Vec<Vec<Card>>, Vec<Card>, Vec<Card>) {
+        let mut discards = pos.discards().to_vec();
+        discards.sort();
+        let piles = (0..pos.piles()).map(|p| pos.pile(p).to_vec()).collect();
+        (piles, pos.stock().to_vec(), discards)
+    }
+
+    /// Random's own loop plays what `Random.play_out` plays on the dealt position
+    /// (itself checked against choosing move after move): the same score and end,
+    /// on many games of the standard rules, for which the loop is compiled apart,
+    /// and on a few of every rule set of the family.
+    #[test]
+    fn plays_what_the_position_loop_plays() {
+        let mut cases = vec![(Rules::standard(), 20_000)];
+        cases.extend(rules::all_rules().into_iter().map(|rules| (rules, 40)));
+        for (rules, games) in cases {
+            let mut table = RandomTable::new(rules);
+            for i in 0..games {
+                let score = table.play(3, i);
+                let game = Game::from_seed(game_seed(3, i), rules);
+                let (mut pos, mut rng) = (game.position().clone(), *game.rng());
+                Random.play_out(&mut pos, &mut rng);
+                assert_eq!(score, pos.score(), "game {i} under {rules}");
+                let fast = table.position();
+                fast.check_invariants();
+                assert_eq!(end(&fast), end(&pos), "game {i} under {rules}");
+            }
+        }
+    }
+}
