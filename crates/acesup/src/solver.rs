@@ -977,6 +977,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && self.last_suit_blocked(s) {
                 return Ok(Settled::Lost);
             }
+            if OPEN && self.no_suit_clears(s) {
+                return Ok(Settled::Lost);
+            }
             // With no pile empty and nothing to discard, only the deal can be legal; a
             // held card (S10) waits for it too.
             let free = if self.deal_is_open(s) {
@@ -1390,6 +1393,14 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             }
             (seen, true)
         };
+        // S16: the suits whose cards may be discarded at stretch t.
+        let open: [u64; MAX_TIMES] = std::array::from_fn(|t| {
+            let tops = match t {
+                0 => std::array::from_fn(|p| piles[p].last().copied().unwrap_or(NO_CARD)),
+                _ => dealt.get(t - 1).copied().unwrap_or([NO_CARD; P]),
+            };
+            self.discardable_suits(&tops)
+        });
         let mut removable = [0u64; MAX_TIMES];
         let mut changed = true;
         while changed {
@@ -1402,7 +1413,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 for p in 0..P {
                     // The one card of the pile that might be on top and is not yet
                     // removable.
-                    let bit = seen[p] & !gone;
+                    let bit = seen[p] & !gone & open[t];
                     if bit != 0 && rules::stronger_bits(bit) & all & !seen[p] != 0 {
                         grown |= bit;
                     }
@@ -1424,6 +1435,85 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             .chain(piles.iter().copied().flatten());
         let in_play = cards.fold(0, |m, &c| m | bits[usize::from(c)]);
         (removable, emptied, in_play)
+    }
+
+    /// S16: with as many suits as piles, the suits whose cards may be discarded in a
+    /// stretch that starts with `tops` on top of the piles (every pile holds a card):
+    /// once every suit has been on top in the stretch, nothing but a deal can move, so
+    /// with one suit missing from `tops` its cards stay, and with none missing every
+    /// card does. As bits (`rules::top_bits`); every card when S16 does not apply.
+    fn discardable_suits(&self, tops: &[u8; P]) -> u64 {
+        if usize::from(self.deal.rules.suits) != P || tops.contains(&NO_CARD) {
+            return !0;
+        }
+        let shown = tops
+            .iter()
+            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]));
+        match shown.count_ones() / 16 {
+            4 => 0,
+            3 => shown,
+            _ => !0,
+        }
+    }
+
+    /// S17: with as many suits as piles under `deal_to="all"` and `fill="top"` or
+    /// `"ace"`, whether no suit missing from the last deal can be down to its
+    /// top-rank card when the last deal comes (S15: a winning line needs one), even
+    /// if every card could leave whenever S16 does not hold it.
+    fn no_suit_clears(&self, s: &State<N, P>) -> bool {
+        let rules = self.deal.rules;
+        if usize::from(rules.suits) != P
+            || rules.deal_to != DealTo::All
+            || rules.fill == FillRule::Any
+            || self.deal.stock_left(s) == 0
+        {
+            return false;
+        }
+        let bits = self.deal.bits;
+        let (dealt, deals) = self.deals_from(s.dealt);
+        let last = dealt[deals - 1];
+        if last.contains(&NO_CARD) {
+            return false;
+        }
+        let shown = last.iter().fold(0, |m, &c| m | lane_of(bits[usize::from(c)]));
+        // The cards that might have left their place by each stretch before the last
+        // deal: from each pile's top down, every card that has left or whose suit
+        // S16 lets go then.
+        let mut gone = 0u64;
+        for t in 0..deals {
+            let open = if t == 0 {
+                let tops = (0..P)
+                    .filter(|&p| s.heights[p] > 0)
+                    .fold(0, |m, p| m | lane_of(bits[usize::from(s.tops[p])]));
+                match tops.count_ones() / 16 {
+                    4 => 0,
+                    3 => tops,
+                    _ => !0,
+                }
+            } else {
+                self.discardable_suits(&dealt[t - 1])
+            };
+            let mut grown = gone;
+            for p in 0..P {
+                let dealt_onto = dealt[..t].iter().rev().map(|row| row[p]);
+                for c in dealt_onto.chain(s.pile(p).iter().rev().copied()) {
+                    let bit = bits[usize::from(c)];
+                    if bit & (gone | open) == 0 {
+                        break;
+                    }
+                    grown |= bit;
+                }
+            }
+            gone = grown;
+        }
+        let before_last = dealt[..deals - 1]
+            .iter()
+            .flatten()
+            .chain((0..P).flat_map(|p| s.pile(p)))
+            .fold(0, |m, &c| m | bits[usize::from(c)]);
+        let stuck = before_last & !gone & !rules::TOP_RANK_BITS;
+        let mut missing = (0..4).filter(|&suit| shown & lane(suit) == 0).peekable();
+        missing.peek().is_some() && missing.all(|suit| stuck & lane(suit) != 0)
     }
 
     /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
