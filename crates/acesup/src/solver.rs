@@ -2602,6 +2602,56 @@ mod tests {
         assert!(condemned > 50, "{condemned}");
     }
 
+    /// S16 and S17 condemn only lost positions: none of those on the winning lines
+    /// of kpat deals (S13's fixpoint, with S16's held suits, and S17 at every stock
+    /// size), and a few random moves off them only where the plain search finds no
+    /// win (with two deals left or fewer).
+    #[test]
+    fn held_suits_condemn_only_lost_positions() {
+        let mut rng = Rng::new(41);
+        let (mut condemned, mut off_line) = (0, 0);
+        let lost = |pos: &Position| {
+            let s = State::<LARGE, 4>::of(pos);
+            with_open_search::<4, true, _>(pos, |search| {
+                search.no_suit_clears(&s) || s.empty() == 0 && search.locked(&s)
+            })
+        };
+        for n in 1..300 {
+            let deck = crate::deals::deck_from_kpat(n).unwrap();
+            let mut pos = Position::from_deck(&deck, Rules::kpat());
+            let quick = Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            };
+            for mv in solve(&pos, &quick).moves {
+                assert!(!lost(&pos), "kpat {n}: {}", pos.to_text());
+                if pos.stock().len() <= 8 && rng.below(4) == 0 {
+                    let mut off = pos.clone();
+                    for _ in 0..3 {
+                        let moves = off.legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        off.apply(moves[rng.below(moves.len() as u64) as usize]);
+                        if lost(&off) {
+                            off_line += 1;
+                            assert_ne!(
+                                plain_search(&off, Some(200_000)),
+                                Some(true),
+                                "{}",
+                                off.to_text()
+                            );
+                        }
+                    }
+                }
+                pos.apply(mv);
+                condemned += usize::from(lost(&pos));
+            }
+        }
+        assert_eq!(condemned, 0);
+        assert!(off_line > 50, "{off_line}");
+    }
+
     /// S10 with S7: a hold goes with its lone card, so that every arrangement of a
     /// held card has one key, and the same position without the hold another.
     #[test]
