@@ -977,8 +977,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && self.last_suit_blocked(s) {
                 return Ok(Settled::Lost);
             }
-            if OPEN && self.no_suit_clears(s) {
-                return Ok(Settled::Lost);
+            if OPEN && s.empty() != 0 && self.deal.rules.deal_to == DealTo::All {
+                let (dealt, deals) = self.deals_from(s.dealt);
+                if self.no_suit_clears(s, &dealt[..deals], 0, 0) {
+                    return Ok(Settled::Lost);
+                }
             }
             // With no pile empty and nothing to discard, only the deal can be legal; a
             // held card (S10) waits for it too.
@@ -1294,23 +1297,13 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         if emptied > deals && in_play & !removable[deals] & !rules::TOP_RANK_BITS != 0 {
             return true;
         }
-        // S15: as many suits as piles, and a last deal that reaches every pile and
-        // leaves some suits off the top: one of them must be down to its top-rank
-        // card by then.
-        if usize::from(self.deal.rules.suits) != P || emptied < deals || deals == 0 {
-            return false;
-        }
-        let last = dealt[deals - 1];
-        if last.contains(&NO_CARD) {
-            return false;
-        }
-        let shown = last
-            .iter()
-            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]));
-        let left = in_play & !removable[deals - 1] & !rules::TOP_RANK_BITS;
-        (0..4).all(|suit| {
-            shown & lane(suit) != 0 || in_play & lane(suit) == 0 || left & lane(suit) != 0
-        }) && (0..4).any(|suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0)
+        // S15 and S17: as many suits as piles, and a last deal that reaches every
+        // pile and leaves some suits off the top: one of them must be down to its
+        // top-rank card by then. Until the first stretch at which a pile might be
+        // empty, the cards that may have left are the fixpoint's.
+        let start = emptied.min(deals);
+        let gone = start.checked_sub(1).map_or(0, |t| removable[t]);
+        self.no_suit_clears(s, &dealt[..deals], start, gone)
     }
 
     /// S15: with as many suits as piles, a suit opens once one of its cards is on
@@ -1460,27 +1453,37 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// `"ace"`, whether no suit missing from the last deal can be down to its
     /// top-rank card when the last deal comes (S15: a winning line needs one), even
     /// if every card could leave whenever S16 does not hold it.
-    fn no_suit_clears(&self, s: &State<N, P>) -> bool {
+    fn no_suit_clears(&self, s: &State<N, P>, dealt: &[[u8; P]], start: usize, gone: u64) -> bool {
         let rules = self.deal.rules;
+        let deals = dealt.len();
         if usize::from(rules.suits) != P
             || rules.deal_to != DealTo::All
             || rules.fill == FillRule::Any
-            || self.deal.stock_left(s) == 0
+            || deals == 0
         {
             return false;
         }
         let bits = self.deal.bits;
-        let (dealt, deals) = self.deals_from(s.dealt);
         let last = dealt[deals - 1];
         if last.contains(&NO_CARD) {
             return false;
         }
-        let shown = last.iter().fold(0, |m, &c| m | lane_of(bits[usize::from(c)]));
+        let shown = last
+            .iter()
+            .fold(0, |m, &c| m | lane_of(bits[usize::from(c)]));
         // The cards that might have left their place by each stretch before the last
         // deal: from each pile's top down, every card that has left or whose suit
         // S16 lets go then.
-        let mut gone = 0u64;
-        for t in 0..deals {
+        // The cards of pile p at stretch t, from the top down, but those gone.
+        let cards = |p: usize, t: usize| {
+            let dealt_onto = dealt[..t].iter().rev().map(move |row| row[p]);
+            dealt_onto
+                .chain(s.pile(p).iter().rev().copied())
+                .map(|c| bits[usize::from(c)])
+                .filter(|&bit| bit != 0)
+        };
+        let mut gone = gone;
+        for t in start..deals {
             let open = if t == 0 {
                 let tops = (0..P)
                     .filter(|&p| s.heights[p] > 0)
@@ -1493,18 +1496,46 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             } else {
                 self.discardable_suits(&dealt[t - 1])
             };
-            let mut grown = gone;
-            for p in 0..P {
-                let dealt_onto = dealt[..t].iter().rev().map(|row| row[p]);
-                for c in dealt_onto.chain(s.pile(p).iter().rev().copied()) {
-                    let bit = bits[usize::from(c)];
-                    if bit & (gone | open) == 0 {
-                        break;
+            // Until a pile is empty in the stretch (none is right after a whole
+            // deal), no fill is legal: S13's fixpoint within the stretch.
+            let emptiable = loop {
+                let mut seen = [0u64; P];
+                let mut next = [0u64; P];
+                for p in 0..P {
+                    for bit in cards(p, t) {
+                        seen[p] |= bit;
+                        if gone & bit == 0 {
+                            next[p] = bit;
+                            break;
+                        }
                     }
-                    grown |= bit;
+                }
+                if next.contains(&0) {
+                    break true;
+                }
+                let all = seen.iter().fold(0, |m, &b| m | b);
+                let grown = (0..P).fold(gone, |m, p| {
+                    let bit = next[p] & open;
+                    m | if rules::stronger_bits(bit) & all & !seen[p] != 0 {
+                        bit
+                    } else {
+                        0
+                    }
+                });
+                if grown == gone {
+                    break false;
+                }
+                gone = grown;
+            };
+            // Once a pile might be empty, any card might be moved: every card that
+            // S16 does not hold, from each pile's top down.
+            if emptiable {
+                for p in 0..P {
+                    gone |= cards(p, t)
+                        .take_while(|&bit| bit & (gone | open) != 0)
+                        .fold(0, |m, b| m | b);
                 }
             }
-            gone = grown;
         }
         let before_last = dealt[..deals - 1]
             .iter()
@@ -2613,7 +2644,9 @@ mod tests {
         let lost = |pos: &Position| {
             let s = State::<LARGE, 4>::of(pos);
             with_open_search::<4, true, _>(pos, |search| {
-                search.no_suit_clears(&s) || s.empty() == 0 && search.locked(&s)
+                let (dealt, deals) = search.deals_from(s.dealt);
+                search.no_suit_clears(&s, &dealt[..deals], 0, 0)
+                    || s.empty() == 0 && search.locked(&s)
             })
         };
         for n in 1..300 {
