@@ -977,6 +977,12 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && self.last_suit_blocked(s) {
                 return Ok(Settled::Lost);
             }
+            if OPEN && s.empty() != 0 && self.deal.rules.deal_to == DealTo::All {
+                let (dealt, deals) = self.deals_from(s.dealt);
+                if self.no_suit_clears(s, &dealt[..deals], 0, 0) {
+                    return Ok(Settled::Lost);
+                }
+            }
             // With no pile empty and nothing to discard, only the deal can be legal; a
             // held card (S10) waits for it too.
             let free = if self.deal_is_open(s) {
@@ -1291,23 +1297,13 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         if emptied > deals && in_play & !removable[deals] & !rules::TOP_RANK_BITS != 0 {
             return true;
         }
-        // S15: as many suits as piles, and a last deal that reaches every pile and
-        // leaves some suits off the top: one of them must be down to its top-rank
-        // card by then.
-        if usize::from(self.deal.rules.suits) != P || emptied < deals || deals == 0 {
-            return false;
-        }
-        let last = dealt[deals - 1];
-        if last.contains(&NO_CARD) {
-            return false;
-        }
-        let shown = last
-            .iter()
-            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]));
-        let left = in_play & !removable[deals - 1] & !rules::TOP_RANK_BITS;
-        (0..4).all(|suit| {
-            shown & lane(suit) != 0 || in_play & lane(suit) == 0 || left & lane(suit) != 0
-        }) && (0..4).any(|suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0)
+        // S15 and S17: as many suits as piles, and a last deal that reaches every
+        // pile and leaves some suits off the top: one of them must be down to its
+        // top-rank card by then. Until the first stretch at which a pile might be
+        // empty, the cards that may have left are the fixpoint's.
+        let start = emptied.min(deals);
+        let gone = start.checked_sub(1).map_or(0, |t| removable[t]);
+        self.no_suit_clears(s, &dealt[..deals], start, gone)
     }
 
     /// S15: with as many suits as piles, a suit opens once one of its cards is on
@@ -1390,6 +1386,14 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             }
             (seen, true)
         };
+        // S16: the suits whose cards may be discarded at stretch t.
+        let open: [u64; MAX_TIMES] = std::array::from_fn(|t| {
+            let tops = match t {
+                0 => std::array::from_fn(|p| piles[p].last().copied().unwrap_or(NO_CARD)),
+                _ => dealt.get(t - 1).copied().unwrap_or([NO_CARD; P]),
+            };
+            self.discardable_suits(&tops)
+        });
         let mut removable = [0u64; MAX_TIMES];
         let mut changed = true;
         while changed {
@@ -1402,7 +1406,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 for p in 0..P {
                     // The one card of the pile that might be on top and is not yet
                     // removable.
-                    let bit = seen[p] & !gone;
+                    let bit = seen[p] & !gone & open[t];
                     if bit != 0 && rules::stronger_bits(bit) & all & !seen[p] != 0 {
                         grown |= bit;
                     }
@@ -1424,6 +1428,123 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             .chain(piles.iter().copied().flatten());
         let in_play = cards.fold(0, |m, &c| m | bits[usize::from(c)]);
         (removable, emptied, in_play)
+    }
+
+    /// S16: with as many suits as piles, the suits whose cards may be discarded in a
+    /// stretch that starts with `tops` on top of the piles (every pile holds a card):
+    /// once every suit has been on top in the stretch, nothing but a deal can move, so
+    /// with one suit missing from `tops` its cards stay, and with none missing every
+    /// card does. As bits (`rules::top_bits`); every card when S16 does not apply.
+    fn discardable_suits(&self, tops: &[u8; P]) -> u64 {
+        if usize::from(self.deal.rules.suits) != P || tops.contains(&NO_CARD) {
+            return !0;
+        }
+        let shown = tops
+            .iter()
+            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]));
+        match shown.count_ones() / 16 {
+            4 => 0,
+            3 => shown,
+            _ => !0,
+        }
+    }
+
+    /// S17: with as many suits as piles under `deal_to="all"` and `fill="top"` or
+    /// `"ace"`, whether no suit missing from the last deal can be down to its
+    /// top-rank card when the last deal comes (S15: a winning line needs one), even
+    /// if every card could leave whenever S16 does not hold it.
+    fn no_suit_clears(&self, s: &State<N, P>, dealt: &[[u8; P]], start: usize, gone: u64) -> bool {
+        let rules = self.deal.rules;
+        let deals = dealt.len();
+        if usize::from(rules.suits) != P
+            || rules.deal_to != DealTo::All
+            || rules.fill == FillRule::Any
+            || deals == 0
+        {
+            return false;
+        }
+        let bits = self.deal.bits;
+        let last = dealt[deals - 1];
+        if last.contains(&NO_CARD) {
+            return false;
+        }
+        let shown = last
+            .iter()
+            .fold(0, |m, &c| m | lane_of(bits[usize::from(c)]));
+        // The cards that might have left their place by each stretch before the last
+        // deal: from each pile's top down, every card that has left or whose suit
+        // S16 lets go then.
+        // The cards of pile p at stretch t, from the top down, but those gone.
+        let cards = |p: usize, t: usize| {
+            let dealt_onto = dealt[..t].iter().rev().map(move |row| row[p]);
+            dealt_onto
+                .chain(s.pile(p).iter().rev().copied())
+                .map(|c| bits[usize::from(c)])
+                .filter(|&bit| bit != 0)
+        };
+        let mut gone = gone;
+        for t in start..deals {
+            let open = if t == 0 {
+                let tops = (0..P)
+                    .filter(|&p| s.heights[p] > 0)
+                    .fold(0, |m, p| m | lane_of(bits[usize::from(s.tops[p])]));
+                match tops.count_ones() / 16 {
+                    4 => 0,
+                    3 => tops,
+                    _ => !0,
+                }
+            } else {
+                self.discardable_suits(&dealt[t - 1])
+            };
+            // Until a pile is empty in the stretch (none is right after a whole
+            // deal), no fill is legal: S13's fixpoint within the stretch.
+            let emptiable = loop {
+                let mut seen = [0u64; P];
+                let mut next = [0u64; P];
+                for p in 0..P {
+                    for bit in cards(p, t) {
+                        seen[p] |= bit;
+                        if gone & bit == 0 {
+                            next[p] = bit;
+                            break;
+                        }
+                    }
+                }
+                if next.contains(&0) {
+                    break true;
+                }
+                let all = seen.iter().fold(0, |m, &b| m | b);
+                let grown = (0..P).fold(gone, |m, p| {
+                    let bit = next[p] & open;
+                    m | if rules::stronger_bits(bit) & all & !seen[p] != 0 {
+                        bit
+                    } else {
+                        0
+                    }
+                });
+                if grown == gone {
+                    break false;
+                }
+                gone = grown;
+            };
+            // Once a pile might be empty, any card might be moved: every card that
+            // S16 does not hold, from each pile's top down.
+            if emptiable {
+                for p in 0..P {
+                    gone |= cards(p, t)
+                        .take_while(|&bit| bit & (gone | open) != 0)
+                        .fold(0, |m, b| m | b);
+                }
+            }
+        }
+        let before_last = dealt[..deals - 1]
+            .iter()
+            .flatten()
+            .chain((0..P).flat_map(|p| s.pile(p)))
+            .fold(0, |m, &c| m | bits[usize::from(c)]);
+        let stuck = before_last & !gone & !rules::TOP_RANK_BITS;
+        let mut missing = (0..4).filter(|&suit| shown & lane(suit) == 0).peekable();
+        missing.peek().is_some() && missing.all(|suit| stuck & lane(suit) != 0)
     }
 
     /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
@@ -2470,46 +2591,100 @@ mod tests {
         }
     }
 
+    /// The positions along the winning line that a quick search (20,000 positions)
+    /// finds from kpat deal n, from the deal to the end; none when it finds none.
+    fn kpat_line(n: i128) -> Vec<Position> {
+        let deck = crate::deals::deck_from_kpat(n).unwrap();
+        let mut pos = Position::from_deck(&deck, Rules::kpat());
+        let quick = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let moves = solve(&pos, &quick).moves;
+        let mut line = Vec::new();
+        for mv in moves {
+            line.push(pos.clone());
+            pos.apply(mv);
+        }
+        if !line.is_empty() {
+            line.push(pos);
+        }
+        line
+    }
+
+    /// Walk `steps` positions from `pos`, each after a random legal move: how many
+    /// of them `condemns`, each checked to be no win for the plain search.
+    fn condemned_on_a_walk(
+        mut pos: Position,
+        steps: usize,
+        rng: &mut Rng,
+        condemns: impl Fn(&Position) -> bool,
+    ) -> usize {
+        let mut condemned = 0;
+        for _ in 0..steps {
+            if condemns(&pos) {
+                condemned += 1;
+                assert_ne!(
+                    plain_search(&pos, Some(200_000)),
+                    Some(true),
+                    "{}",
+                    pos.to_text()
+                );
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.apply(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        condemned
+    }
+
     /// S15 condemns only lost positions: those on the winning lines of kpat deals
     /// with one deal left or none, and a few random moves off them.
     #[test]
     fn blocked_last_suits_are_lost() {
         let mut rng = Rng::new(37);
-        let (mut all, mut condemned) = (Vec::new(), 0);
-        for n in 1..200 {
-            let deck = crate::deals::deck_from_kpat(n).unwrap();
-            let mut pos = Position::from_deck(&deck, Rules::kpat());
-            let quick = Limits {
-                nodes: Some(20_000),
-                ..Limits::default()
-            };
-            for mv in solve(&pos, &quick).moves {
-                if pos.stock().len() <= 4 {
-                    all.push(pos.clone());
-                }
-                pos.apply(mv);
-            }
-        }
-        for mut pos in all {
-            for _ in 0..3 {
-                let s = State::<LARGE, 4>::of(&pos);
-                if with_open_search::<4, true, _>(&pos, |search| search.last_suit_blocked(&s)) {
-                    condemned += 1;
-                    assert_ne!(
-                        plain_search(&pos, Some(100_000)),
-                        Some(true),
-                        "{}",
-                        pos.to_text()
-                    );
-                }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.apply(moves[rng.below(moves.len() as u64) as usize]);
-            }
-        }
+        let blocked = |pos: &Position| {
+            let s = State::<LARGE, 4>::of(pos);
+            with_open_search::<4, true, _>(pos, |search| search.last_suit_blocked(&s))
+        };
+        let late: Vec<Position> = (1..200)
+            .flat_map(kpat_line)
+            .filter(|pos| pos.stock().len() <= 4)
+            .collect();
+        let condemned: usize = late
+            .into_iter()
+            .map(|pos| condemned_on_a_walk(pos, 3, &mut rng, blocked))
+            .sum();
         assert!(condemned > 50, "{condemned}");
+    }
+
+    /// S16 and S17 condemn only lost positions: none of those on the winning lines
+    /// of kpat deals (S13's fixpoint, with S16's held suits, and S17 at every stock
+    /// size), and a few random moves off them only where the plain search finds no
+    /// win (with two deals left or fewer).
+    #[test]
+    fn held_suits_condemn_only_lost_positions() {
+        let mut rng = Rng::new(41);
+        let lost = |pos: &Position| {
+            let s = State::<LARGE, 4>::of(pos);
+            with_open_search::<4, true, _>(pos, |search| {
+                let (dealt, deals) = search.deals_from(s.dealt);
+                search.no_suit_clears(&s, &dealt[..deals], 0, 0)
+                    || s.empty() == 0 && search.locked(&s)
+            })
+        };
+        let mut off_line = 0;
+        for n in 1..300 {
+            for pos in kpat_line(n) {
+                assert!(!lost(&pos), "kpat {n}: {}", pos.to_text());
+                if pos.stock().len() <= 8 && rng.below(4) == 0 {
+                    off_line += condemned_on_a_walk(pos, 4, &mut rng, lost);
+                }
+            }
+        }
+        assert!(off_line > 50, "{off_line}");
     }
 
     /// S10 with S7: a hold goes with its lone card, so that every arrangement of a
