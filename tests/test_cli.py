@@ -605,6 +605,28 @@ def test_winnable_json_gives_the_counts_the_range_and_the_rules(capsys, monkeypa
     assert result["rules"] == str(acesup.Rules.kpat().replace(deal="free"))
 
 
+def test_winnable_bounds_a_deal_by_memory_unless_told_otherwise(capsys, monkeypatch):
+    """By default a deal may store as many positions as let the deals solved at once
+    fit in half the memory (no time limit: the same verdicts on a loaded machine);
+    a limit given replaces that bound."""
+    from acesup.cli import SEARCH_POSITION_BYTES, _memory_node_limit
+
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert _memory_node_limit(2) == int(memory / 2 / (2 * SEARCH_POSITION_BYTES))
+    for argv, limits in [([], (_memory_node_limit(2), None)),
+                         (["--time-limit", "5"], (None, 5.0)),
+                         (["--node-limit", "1000"], (1000, None))]:
+        status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "1-3", "--deal", "free", "--json",
+                             "--threads", "2", *argv)
+        assert status == 0
+        result = json.loads(out)
+        assert (result["node_limit"], result["time_limit"]) == limits, argv
+    # A range shorter than the threads solves fewer deals at once.
+    status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "5", "--deal", "free", "--json",
+                         "--threads", "4")
+    assert json.loads(out)["node_limit"] == _memory_node_limit(1)
+
+
 def test_winnable_limits_leave_deals_unresolved(capsys, monkeypatch):
     status, out, err = run(capsys, monkeypatch, "winnable", "--pysol", "31998-32001", "--node-limit", "1")
     assert status == 0 and out == ""

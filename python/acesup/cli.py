@@ -61,6 +61,15 @@ SHARD_SECONDS = 0.25  # simulate plays in shards of about this long, so that Ctr
 FIRST_SHARD = 16  # games: small enough for the slowest strategy on the reference engine
 PROGRESS_DELAY = 1.0  # seconds before a progress bar appears: short runs show none
 
+# `winnable`'s default bound on a deal's search: its positions, so that the tables of the
+# threads solving at once fit in this share of the machine's memory. A deal's table holds
+# about SEARCH_POSITION_BYTES a position (kpat deal 762: 99 million positions, peak memory
+# 2.56 GiB). A limit of positions, unlike one of seconds, gives the same verdicts on
+# a loaded machine as on an idle one.
+MEMORY_SHARE = 0.5
+SEARCH_POSITION_BYTES = 28
+FALLBACK_MEMORY = 8 * 2**30  # when the machine does not say how much it has
+
 HINT_NODES = 200_000  # how hard `hint` and `solve` in `acesup play` let the solver look for a win
 HINT_SECONDS = 1.0
 WIDTH = 80  # the columns that the header of `acesup play` fits in
@@ -551,9 +560,21 @@ def _play(args: argparse.Namespace) -> int:
 # --- winnable ---------------------------------------------------------------------------------------
 
 
+def _memory_node_limit(threads: int) -> int:
+    """The positions a deal's search may store so that ``threads`` searches at once fit
+    in MEMORY_SHARE of the machine's memory (`winnable`'s default)."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or no such name
+        memory = FALLBACK_MEMORY
+    return max(1, int(MEMORY_SHARE * memory / (threads * SEARCH_POSITION_BYTES)))
+
+
 def _winnable(args: argparse.Namespace) -> int:
     program = _numbered(args)
     numbers = getattr(args, program)
+    if args.node_limit is None and args.time_limit is None:
+        args.node_limit = _memory_node_limit(min(args.threads or os.cpu_count() or 1, len(numbers)))
     with _bad_arguments(args.parser):
         rules = _rules(acesup, args, PROGRAMS[program][1]())
         verdicts = acesup.solve_deals(program, numbers, rules, threads=args.threads,
@@ -911,9 +932,12 @@ Run acesup COMMAND --help for the options of a command.""")
     program.add_argument("--kpat", type=_deal_range, metavar="A-B", help="kpat deal numbers A to B (or one, N)")
     program.add_argument("--pysol", type=_deal_range, metavar="A-B", help="PySolFC game numbers A to B (or one, N)")
     winnable.add_argument("--node-limit", type=int_at_least(1), metavar="N",
-                          help="positions the solver may search per deal (default: no limit)")
-    winnable.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
-                          help="seconds the solver may search per deal (default 60); a deal it stops is unresolved")
+                          help="positions the solver may search per deal; a deal it stops is unresolved "
+                               "(default, unless --time-limit is given: as many as let the deals solved at "
+                               "once fit in half the machine's memory, about 28 bytes a position)")
+    winnable.add_argument("--time-limit", type=_seconds, metavar="S",
+                          help="seconds the solver may search per deal (default: no limit); a deal it stops is "
+                               "unresolved")
     winnable.add_argument("--threads", type=_threads, metavar="T",
                           help=f"threads, at most {MAX_THREADS} (default: all cores)")
     winnable.add_argument("--json", action="store_true",
