@@ -92,7 +92,7 @@ impl RandomTable {
             *code = rules::top_bit(card, rules.ace_high).trailing_zeros() as u8;
             card_of[usize::from(*code)] = card;
         }
-        let mut table = RandomTable {
+        RandomTable {
             rules,
             deck,
             card_of,
@@ -101,9 +101,7 @@ impl RandomTable {
             top: [NONE; MAX_PILES],
             heights: [0; MAX_PILES],
             next: 0,
-        };
-        table.play(0, 0);
-        table
+        }
     }
 
     /// The score of game `index` of master seed `seed` played by the random

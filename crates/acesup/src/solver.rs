@@ -1439,14 +1439,14 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         if usize::from(self.deal.rules.suits) != P || tops.contains(&NO_CARD) {
             return !0;
         }
-        let shown = tops
-            .iter()
-            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]));
-        match shown.count_ones() / 16 {
-            4 => 0,
-            3 => shown,
-            _ => !0,
-        }
+        movable_suits(self.suit_lanes(tops))
+    }
+
+    /// The lanes (`rules::top_bits`) of the suits of `cards`.
+    fn suit_lanes<'c>(&self, cards: impl IntoIterator<Item = &'c u8>) -> u64 {
+        cards
+            .into_iter()
+            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]))
     }
 
     /// S17: with as many suits as piles under `deal_to="all"` and `fill="top"` or
@@ -1468,9 +1468,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         if last.contains(&NO_CARD) {
             return false;
         }
-        let shown = last
-            .iter()
-            .fold(0, |m, &c| m | lane_of(bits[usize::from(c)]));
+        let shown = self.suit_lanes(&last);
         // The cards that might have left their place by each stretch before the last
         // deal: from each pile's top down, every card that has left or whose suit
         // S16 lets go then.
@@ -1485,14 +1483,10 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         let mut gone = gone;
         for t in start..deals {
             let open = if t == 0 {
-                let tops = (0..P)
-                    .filter(|&p| s.heights[p] > 0)
-                    .fold(0, |m, p| m | lane_of(bits[usize::from(s.tops[p])]));
-                match tops.count_ones() / 16 {
-                    4 => 0,
-                    3 => tops,
-                    _ => !0,
-                }
+                // S16 holds with a pile empty too: its top cards then show a suit fewer.
+                movable_suits(
+                    self.suit_lanes((0..P).filter(|&p| s.heights[p] > 0).map(|p| &s.tops[p])),
+                )
             } else {
                 self.discardable_suits(&dealt[t - 1])
             };
@@ -1823,6 +1817,17 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 /// The lane of `suit` in `rules::top_bits`: its 16 bits.
 fn lane(suit: usize) -> u64 {
     0xffff << (16 * suit)
+}
+
+/// S16, as many suits as piles: the cards that may move in a stretch whose top cards
+/// at its start show the suits of the lanes `shown`. None with every suit shown;
+/// those of the suits shown with one missing; else every card.
+fn movable_suits(shown: u64) -> u64 {
+    match shown.count_ones() / 16 {
+        4 => 0,
+        3 => shown,
+        _ => !0,
+    }
 }
 
 /// The lanes that hold a bit of `bits`.
