@@ -379,6 +379,10 @@ impl Play<'_> {
     fn moves<const P: usize>(&self, rows: Rows<'_>, actions: &[u8]) {
         let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
         let actions = &actions[rows.first..rows.first + rows.slots.len()];
+        #[expect(
+            clippy::needless_range_loop,
+            reason = "slot i is changed while slots i+2 and i+4 are read"
+        )]
         for i in 0..rows.slots.len() {
             // Fetch the next slots' positions while this one plays.
             if let Some(ahead) = rows.slots.get(i + 4) {

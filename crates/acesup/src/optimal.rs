@@ -256,8 +256,8 @@ impl Layout {
             marks[usize::from(suit)] |= 1 << (6 * place);
             seen &= seen - 1;
         }
-        for p in 0..usize::from(self.rules.piles) {
-            let later = 25 * u128::from(groups[p] != 0);
+        for (p, &group) in groups[..usize::from(self.rules.piles)].iter().enumerate() {
+            let later = 25 * u128::from(group != 0);
             for (i, &card) in v.piles[p][..v.height(p)].iter().enumerate() {
                 let (suit, place) = self.suit_place[usize::from(card)];
                 marks[usize::from(suit)] += (1 + i as u128 + later) << (6 * place);

@@ -962,7 +962,7 @@ fn stock_length_problem(len: usize, rules: &Rules) -> Option<String> {
             "the stock holds {len} cards, more than the {first} left after the first cards of the piles"
         ));
     }
-    let leaves = len == 0 || rules.deal_to == DealTo::Empty || (first - len) % piles == 0;
+    let leaves = len == 0 || rules.deal_to == DealTo::Empty || (first - len).is_multiple_of(piles);
     (!leaves).then(|| {
         format!(
             "the stock holds {len} cards, which no deal leaves: under deal_to='all' it holds 0 or \
