@@ -100,8 +100,8 @@ impl<T: Send + 'static> Stream<T> {
             let (shared, job) = (stream.shared.clone(), job.clone());
             stream.shared.lock().working += 1;
             let started = std::thread::Builder::new()
-                .name(format!("acesup-{k}"))
-                .spawn(move || shared.work(|| (job.0)(), |w, i| (job.1)(w, i)));
+                .name(format!("acesup-stream-{k}"))
+                .spawn(move || shared.work(&job.0, &job.1));
             match started {
                 Ok(worker) => stream.workers.push(worker),
                 Err(e) => {
