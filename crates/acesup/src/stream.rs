@@ -58,6 +58,11 @@ struct State<T> {
     results: VecDeque<Option<T>>,
     /// The workers still running.
     working: usize,
+    /// How many readers wait for the first item not yet handed out, and how many
+    /// workers wait for room: a condition variable is signalled only when someone
+    /// waits on it (a signal costs a system call, more than a quick item).
+    readers: usize,
+    waiting: usize,
 }
 
 impl<T: Send + 'static> Stream<T> {
@@ -86,6 +91,8 @@ impl<T: Send + 'static> Stream<T> {
                 handed: 0,
                 results: VecDeque::new(),
                 working: 0,
+                readers: 0,
+                waiting: 0,
             }),
             done: Condvar::new(),
             room: Condvar::new(),
@@ -146,23 +153,28 @@ impl<T: Send + 'static> Stream<T> {
             if let Some(Some(_)) = state.results.front() {
                 let item = state.results.pop_front().flatten().expect("just seen");
                 state.handed += 1;
-                shared.room.notify_one();
+                if state.waiting > 0 {
+                    shared.room.notify_all();
+                }
                 return Next::Item(item);
             }
             // Workers leave early only when the run stops (seen above), so the
             // item they left undone is one that a panic cut short.
             assert!(state.working > 0, "a worker of the stream panicked");
+            state.readers += 1;
             state = match deadline {
                 None => shared.done.wait(state).unwrap_or_else(|p| p.into_inner()),
                 Some(deadline) => {
                     let left = deadline.saturating_duration_since(Instant::now());
                     if left.is_zero() {
+                        state.readers -= 1;
                         return Next::Pending;
                     }
                     let waited = shared.done.wait_timeout(state, left);
                     waited.unwrap_or_else(|p| p.into_inner()).0
                 }
             };
+            state.readers -= 1;
         }
     }
 }
@@ -196,14 +208,22 @@ impl<T> Shared<T> {
         self.flag.load(Ordering::Relaxed)
     }
 
-    /// A worker's life: the next item not taken, within the window, until there is
-    /// none or the run stops.
+    /// A worker's life: the next block of items not taken, within the window,
+    /// until there is none or the run stops. A block is sized to take about
+    /// [`BLOCK_TIME`] by the time the last one took: up to [`MOST_PER_BLOCK`]
+    /// items when they take microseconds, so that the locks and signals cost
+    /// little beside them, and one when they are slow. Its results are stored
+    /// when it ends: the few quick items of a block before a slow one are handed
+    /// out once it is done (the other threads go on meanwhile).
     fn work<W>(&self, scratch: impl Fn() -> W, work: impl Fn(&mut W, u64) -> T) {
         let _leaving = Leaving(self);
         let _scope = cancel::Scope::enter(Cancel::on(self.flag.clone()));
         let mut scratch = scratch();
-        while let Some(i) = self.take() {
-            let result = work(&mut scratch, i);
+        let (mut size, mut block) = (1, Vec::new());
+        while let Some((first, count)) = self.take(size) {
+            let began = Instant::now();
+            block.extend((first..first + count).map(|i| work(&mut scratch, i)));
+            size = next_size(count, began.elapsed());
             // Work that saw the flag may have been cut short: it is not a result.
             // (Work done before the flag was raised is thrown away too: the stream
             // hands out nothing more.)
@@ -211,35 +231,57 @@ impl<T> Shared<T> {
                 return;
             }
             let mut state = self.lock();
-            let slot = usize::try_from(i - state.handed).expect("within the window");
-            if state.results.len() <= slot {
-                state.results.resize_with(slot + 1, || None);
+            let slot = usize::try_from(first - state.handed).expect("within the window");
+            let end = slot + block.len();
+            if state.results.len() < end {
+                state.results.resize_with(end, || None);
             }
-            state.results[slot] = Some(result);
-            if slot == 0 {
-                self.done.notify_one();
+            for (place, result) in state.results.range_mut(slot..end).zip(block.drain(..)) {
+                *place = Some(result);
+            }
+            if slot == 0 && state.readers > 0 {
+                self.done.notify_all();
             }
         }
     }
 
-    /// The next item for a worker: None when every item is taken or the run stops,
-    /// waiting while the window is full.
-    fn take(&self) -> Option<u64> {
+    /// The next block for a worker, (first item, count) with count at most `size`:
+    /// None when every item is taken or the run stops, waiting while the window is
+    /// full.
+    fn take(&self, size: u64) -> Option<(u64, u64)> {
         let mut state = self.lock();
         loop {
             if self.stopped() || state.taken == self.count {
                 return None;
             }
-            if state.taken - state.handed < self.window {
-                state.taken += 1;
-                return Some(state.taken - 1);
+            let room = (state.handed.saturating_add(self.window) - state.taken)
+                .min(self.count - state.taken);
+            if room > 0 {
+                let first = state.taken;
+                state.taken += room.min(size);
+                return Some((first, state.taken - first));
             }
+            state.waiting += 1;
             state = self
                 .room
                 .wait(state)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
+            state.waiting -= 1;
         }
     }
+}
+
+/// How long a worker's block of items is meant to take (see [`Shared::work`]).
+const BLOCK_TIME: Duration = Duration::from_micros(500);
+
+/// The most items in a block.
+const MOST_PER_BLOCK: u64 = 256;
+
+/// The size of a worker's next block after one of `count` items took `elapsed`:
+/// what would take [`BLOCK_TIME`] at that pace, at most twice `count`.
+fn next_size(count: u64, elapsed: Duration) -> u64 {
+    let paced = u128::from(count) * BLOCK_TIME.as_nanos() / elapsed.as_nanos().max(1);
+    (paced.min(u128::from(2 * count)) as u64).clamp(1, MOST_PER_BLOCK)
 }
 
 /// Counts a worker out when it leaves, by its end or by a panic, so that the
@@ -305,8 +347,8 @@ mod tests {
         assert!((100..=300).contains(&most), "{most}");
     }
 
-    /// A slow item: the other threads go on with the items after it (up to the
-    /// window) while it runs, and it is handed out first all the same.
+    /// A slow item: the other threads go on with the items after it, up to the
+    /// window, while it runs, and it is handed out in its place all the same.
     #[test]
     fn a_slow_item_does_not_hold_up_the_other_threads() {
         let release = flag();
@@ -329,27 +371,34 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(
-            (0..3).map(|_| stream.next().unwrap()).collect::<Vec<_>>(),
-            [0, 1, 2]
-        );
         let began = Instant::now();
-        // Items 4 .. 202 are within the window of the first not handed out, 3.
-        while finished.load(Ordering::Relaxed) < 202 {
+        // Items 0 .. 200 are within the window of the first not handed out, 0; a
+        // few after item 3 may share its block.
+        while finished.load(Ordering::Relaxed) < 190 {
             assert!(
                 began.elapsed() < Duration::from_secs(20),
                 "the other thread waited"
             );
-            assert_eq!(stream.next_within(Duration::from_millis(1)), Next::Pending);
+            std::thread::sleep(Duration::from_millis(1));
         }
         std::thread::sleep(Duration::from_millis(50));
-        assert_eq!(
-            finished.load(Ordering::Relaxed),
-            202,
+        assert!(
+            finished.load(Ordering::Relaxed) < 200,
             "the window was overrun"
         );
         release.store(true, Ordering::Relaxed);
-        assert!(all(&stream).into_iter().eq(3..1000));
+        assert!(all(&stream).into_iter().eq(0..1000));
+    }
+
+    #[test]
+    fn blocks_take_about_their_time() {
+        let block = |micros| Duration::from_micros(micros);
+        assert_eq!(next_size(1, block(1)), 2, "at most twice as many");
+        assert_eq!(next_size(100, block(250)), 200);
+        assert_eq!(next_size(200, block(1)), MOST_PER_BLOCK);
+        assert_eq!(next_size(100, block(1000)), 50);
+        assert_eq!(next_size(256, block(60_000_000)), 1);
+        assert_eq!(next_size(1, Duration::ZERO), 2);
     }
 
     /// Dropping a stream part-way stops work that looks at the flag at once, and
