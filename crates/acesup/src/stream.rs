@@ -340,6 +340,7 @@ mod tests {
         })
         .unwrap();
         let found = all(&stream);
+        drop(stream); // The last threads may start after the others took every item.
         assert_eq!(made.load(Ordering::Relaxed), 3);
         assert!(found.iter().map(|&(i, _)| i).eq(0..300));
         // Each thread's count of items went up by one at each item it took.
