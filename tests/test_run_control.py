@@ -8,6 +8,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 
@@ -69,16 +71,11 @@ MANY_LINES = ("Ts2c/-/KhKs/Qh 7c6h8dQc4d8hKc2sJc6c3h9c6sAdJd2h6d2d3cTc5c3d7h4cAs
               "JhQsTdJsAh5h 8s5s9h fill=top,deal=free,relocate_single=false,ace_high=true")
 
 
-def test_a_long_builtin_decision_lets_other_threads_run(engine):
-    """A built-in called directly does not hold the interpreter for the length of
-    its decision (the native engine releases the GIL)."""
-    import threading
-    import time
-
-    game = engine.Game.from_str(MANY_LINES)
-    decide = engine.strategy("montecarlo:playouts=300000" if engine.__name__ == "acesup" else
-                             "montecarlo:playouts=300")
-    worker = threading.Thread(target=decide, args=(game,))
+def runs_beside(work, *args, at_least):
+    """Runs ``work(*args)`` on another thread while this one wakes every 2 ms, and
+    checks that it woke at least a tenth of those times: the work, which must last
+    ``at_least`` seconds to show anything, let the interpreter run."""
+    worker = threading.Thread(target=work, args=args)
     began = time.perf_counter()
     worker.start()
     ticks = 0
@@ -86,8 +83,17 @@ def test_a_long_builtin_decision_lets_other_threads_run(engine):
         ticks += 1
         time.sleep(0.002)
     took = time.perf_counter() - began
-    assert took > 0.3, "the decision is too quick to show anything"
+    assert took > at_least, "the work is too quick to show anything"
     assert ticks > took / 0.002 / 10, f"{ticks} ticks of the other thread in {took:.2f} s"
+
+
+def test_a_long_builtin_decision_lets_other_threads_run(engine):
+    """A built-in called directly does not hold the interpreter for the length of
+    its decision (the native engine releases the GIL)."""
+    game = engine.Game.from_str(MANY_LINES)
+    decide = engine.strategy("montecarlo:playouts=300000" if engine.__name__ == "acesup" else
+                             "montecarlo:playouts=300")
+    runs_beside(decide, game, at_least=0.3)
 
 
 # --- Ctrl-C within half a second (issue 9, items 2 and 3) ------------------------------------
@@ -135,6 +141,7 @@ LONG_RUNS = {
     "a lookahead decision": (TALL_PILE, 'engine.strategy("lookahead")(game)', ""),
     "solve": ("game = engine.Game.from_kpat(1)", "engine.solve(game)", ""),
     "solvability": ("", "engine.solvability(10**9, engine.Rules.kpat())", ""),
+    "solve_deals": ("", 'list(engine.solve_deals("kpat", range(1, 10**6)))', ""),
 }
 
 
@@ -177,7 +184,6 @@ def test_two_runs_on_two_threads_do_not_cancel_each_other():
 def test_the_cli_stops_an_endless_simulate_on_ctrl_c():
     import os
     import signal
-    import time
 
     process = subprocess.Popen([sys.executable, "-m", "acesup", "simulate", "--strategy", ENDLESS],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -197,8 +203,6 @@ def test_a_long_native_decision_started_again_draws_as_an_uncut_one():
     again on a thread of its own, with the draws of the cut try given back: one
     decision of 50000 play-outs leaves the stream where ten of 5000 do
     (each play-out draws one shuffle of the stock)."""
-    import time
-
     long, short = acesup.Game.from_str(MANY_LINES), acesup.Game.from_str(MANY_LINES)
     began = time.perf_counter()
     acesup.strategy("montecarlo:playouts=50000")(long)
@@ -213,8 +217,6 @@ def test_a_native_run_started_again_gives_what_its_games_give_one_by_one(threads
     """A run longer than its quick try on the calling thread goes on where Ctrl-C
     can stop it, the chunk under way when the try ended played again: the same
     scores as its games played one at a time."""
-    import time
-
     strategy = "montecarlo:playouts=600"
     began = time.perf_counter()
     whole = acesup.simulate(16, strategy, threads=threads, scores=True)
@@ -222,3 +224,76 @@ def test_a_native_run_started_again_gives_what_its_games_give_one_by_one(threads
     one_by_one = [acesup.simulate(1, strategy, start=i, scores=True) for i in range(16)]
     assert whole == sum(one_by_one, acesup.Stats.empty())
     assert bytes(whole.scores) == b"".join(bytes(s.scores) for s in one_by_one)
+
+
+# --- solve_deals' threads (a stream of deals) -------------------------------------------
+
+# A child process that counts its stream threads (their names, in /proc) while kpat deals
+# from 2 on are solved under the preset with no limit: deal 2 is quick, and many after it
+# take minutes.
+THREADS_OF_A_RUN = """
+import os, time
+import acesup
+
+def workers():
+    tasks = os.listdir("/proc/self/task")
+    return sum(open(f"/proc/self/task/{t}/comm").read().startswith("acesup-stream") for t in tasks)
+
+def first_three():
+    found = []
+    for number, _ in acesup.solve_deals("kpat", range(2, 10**6), threads=2):
+        found.append(number)
+        if len(found) == 3:
+            break
+    return found
+
+it = acesup.solve_deals("kpat", range(2, 10**6), threads=2)
+print("before", workers())
+print("first", next(it))
+time.sleep(0.3)  # into the deals that take minutes
+print("working", workers())
+began = time.perf_counter()
+del it
+print("dropped", f"{time.perf_counter() - began:.3f}", workers())
+print("broken", first_three(), workers())
+left = acesup.solve_deals("kpat", range(2, 10**6), threads=2)
+next(left)
+print("exit")
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts threads in /proc")
+def test_dropping_the_iterator_stops_and_joins_its_threads():
+    """Nothing is solved before the first next(); an iterator dropped part-way (del,
+    or a loop left with break) stops and joins its threads at once, and one still
+    alive at interpreter exit does not hold it up."""
+    began = time.perf_counter()
+    done = run_python(THREADS_OF_A_RUN, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line.split(" ", 1) for line in done.stdout.splitlines()]
+    assert lines[:3] == [["before", "0"], ["first", "(2, True)"], ["working", "2"]], done.stdout
+    word, took, workers = lines[3][0], *lines[3][1].split()
+    assert word == "dropped" and float(took) < 0.5 and workers == "0", done.stdout
+    assert lines[4:] == [["broken", "[2, 3, 4] 0"], ["exit"]], done.stdout
+    assert time.perf_counter() - began < 20
+
+
+def test_ctrl_c_keeps_the_verdicts_handed_out_and_next_goes_on():
+    done = run_python(INTERRUPTED.format(
+        engine="acesup",
+        setup=textwrap.dedent("""
+            found = []
+            it = engine.solve_deals("kpat", range(1, 10**6), threads=2, node_limit=200_000)
+            """),
+        call="found.extend(n for n, _ in it)",
+        after=textwrap.dedent("""
+            print("kept", found == list(range(1, len(found) + 1)), len(found) > 0)
+            print("next", next(it)[0] == len(found) + 1)
+            """)))
+    stopped_within(done, 0.5)
+    assert done.stdout.split("\n")[1:3] == ["kept True True", "next True"], done.stdout
+
+
+def test_other_python_threads_run_while_next_waits():
+    deal_1 = acesup.solve_deals("kpat", range(1, 2), threads=1, node_limit=10**6)  # about a second
+    runs_beside(next, deal_1, at_least=0.2)

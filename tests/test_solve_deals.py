@@ -71,3 +71,21 @@ def test_rules_of_another_deck_are_refused(engine):
         engine.solve_deals("kpat", range(1, 3), small)
     with pytest.raises(type(refused.value), match=str(refused.value)[:30].replace("(", r"\(")):
         engine.Game.from_kpat(1, small)
+
+
+# kpat deals 1-120 under its preset with at most 20,000 nodes each, as solve_deals found
+# them when it solved them 32 a thread at a time ("-": unresolved).
+KPAT_PRESET_1_120 = ("-TFTFTFF-TT-TF-FTT-TTT-TTT-FTTTFT-FTFTF-FFFTF-FFTFTFTTF-FT-"
+                     "FFFTT-TFTTFT--TTTTT-TFT---FFTFT-FFTFFT-FTFTTTFTTTTTFFTTTT-TTT")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_streamed_verdicts_are_those_of_the_chunks_before(threads):
+    found = acesup.solve_deals("kpat", range(1, 121), threads=threads, node_limit=20_000)
+    assert repr(found) == "<DealVerdicts: 120 deals left>"
+    first = next(found)
+    assert first == (1, None) and repr(found) == "<DealVerdicts: 119 deals left>"
+    verdicts = [first, *found]
+    assert [n for n, _ in verdicts] == list(range(1, 121))
+    assert "".join({True: "T", False: "F", None: "-"}[v] for _, v in verdicts) == KPAT_PRESET_1_120
+    assert repr(found) == "<DealVerdicts: 0 deals left>" and next(found, "end") == "end"

@@ -23,10 +23,9 @@ pub fn new_flag() -> Flag {
 
 /// Runs `work` with the GIL released on a thread of its own, on which `flag` is the
 /// current cancel flag ([`cancel::Scope`]), while this thread looks for signals
-/// (`check_signals`, which only the main thread sees) every [`POLL`]. On a signal
-/// the flag is raised, so that the work cuts itself short, and once it has
-/// returned the signal's exception (KeyboardInterrupt) is raised in place of its
-/// result. Other Python threads run meanwhile.
+/// ([`until_done`]). On a signal the flag is raised, so that the work cuts itself
+/// short, and once it has returned the signal's exception (KeyboardInterrupt) is
+/// raised in place of its result. Other Python threads run meanwhile.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
     flag: &Flag,
@@ -41,21 +40,40 @@ pub fn interruptible<T: Send>(
                 let _ = done.send(());
                 result
             });
-            let mut signal = Ok(());
-            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(POLL) {
-                if signal.is_ok() {
-                    signal = Python::attach(|py| py.check_signals());
-                    if signal.is_err() {
-                        flag.store(true, Ordering::Relaxed);
-                    }
-                }
-            }
+            let ((), signal) = until_done(flag, |time| match finished.recv_timeout(time) {
+                Err(RecvTimeoutError::Timeout) => None,
+                _ => Some(()),
+            });
             (worker.join(), signal)
         })
     });
     signal?;
     result
         .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("the engine's worker thread failed"))
+}
+
+/// Waits, on a thread that does not hold the GIL, for `done(POLL)` (which waits
+/// up to the time it is given) to give work's outcome, and looks for signals
+/// (`check_signals`, which only the main thread sees) every [`POLL`] meanwhile.
+/// The first signal raises `flag`, so that the work cuts itself short and
+/// `done` gives an outcome soon; its exception (KeyboardInterrupt) comes back
+/// beside the outcome, which the caller throws away.
+pub fn until_done<T>(
+    flag: &Flag,
+    mut done: impl FnMut(Duration) -> Option<T>,
+) -> (T, PyResult<()>) {
+    let mut signal = Ok(());
+    loop {
+        if let Some(outcome) = done(POLL) {
+            return (outcome, signal);
+        }
+        if signal.is_ok() {
+            signal = Python::attach(|py| py.check_signals());
+            if signal.is_err() {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 /// Runs `work` with the GIL released on this thread for at most [`QUICK`], which is

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBool, PyInt};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 /// `#[pymethods] impl $ty { ... }` with the methods that the listed kinds add:
 /// - `value`: an immutable value is its own copy (`__copy__`, `__deepcopy__`);
@@ -116,6 +116,20 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Lock a mutex that another Python thread may hold while it waits with the GIL
+/// released (an iterator in `next()`): the wait for it is without the GIL too, so
+/// that the holder, which takes the GIL now and then, can go on. (A guard cannot
+/// leave `detach`, so the lock is tried again with the GIL once it is free.)
+pub fn lock_detached<'a, T: Send>(py: Python<'_>, mutex: &'a Mutex<T>) -> MutexGuard<'a, T> {
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return guard,
+            Err(TryLockError::Poisoned(poisoned)) => return poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => py.detach(|| drop(lock(mutex))),
+        }
+    }
 }
 
 /// `acesup.display.<function>(value)`: the notebook pictures are drawn once, in

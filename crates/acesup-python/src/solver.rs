@@ -12,7 +12,7 @@ use crate::moves::{move_arg, move_repr, PyMove};
 use crate::protocols::py_methods;
 use crate::rules::{rules_arg, rules_or};
 use crate::verdicts::{program_arg, DealRun, PyDealVerdicts};
-use acesup::simulate::Pool;
+use acesup::pool::thread_count;
 use acesup::solver::{self, Solvability};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -309,10 +309,11 @@ pub fn solvability(
             "games must be below 2**64 in the native engine, got {games}"
         ))
     })?;
-    let pool = Pool::new(threads).or_py()?;
+    let threads = thread_count(threads).or_py()?;
     let tally = interrupt::search(py, &mut limits, |limits| {
-        solver::solvability(&pool, rules, seed, start, games, limits)
-    })?;
+        solver::solvability(threads, rules, seed, start, games, limits)
+    })?
+    .or_py()?;
     // Only a cancelled run has no tally, and then `interruptible` raised.
     tally
         .map(PySolvability)
@@ -322,8 +323,8 @@ pub fn solvability(
 /// Solves the numbered deals `numbers` (a range) of kpat (`deals="kpat"`) or of
 /// PySolFC (`"pysol"`), each under `rules` (the program's preset by default) with
 /// its own limits, on all cores or `threads` threads, and returns an iterator of
-/// (number, winnable) in the order of the numbers, solved a chunk at a time
-/// (docs/API.md).
+/// (number, winnable) in the order of the numbers, each handed out as soon as it
+/// and those before it are solved (docs/API.md).
 #[pyfunction]
 #[pyo3(signature = (deals, numbers, rules = None, *, threads = None, node_limit = None, time_limit = None))]
 pub fn solve_deals(
@@ -344,7 +345,13 @@ pub fn solve_deals(
     let rules = rules_or(rules, program.rules)?;
     let threads = threads_arg(threads)?;
     let limits = limits_arg(node_limit, time_limit)?;
-    DealRun::start(program, rules, numbers, limits, Pool::new(threads).or_py()?)
+    DealRun::start(
+        program,
+        rules,
+        numbers,
+        limits,
+        thread_count(threads).or_py()?,
+    )
 }
 
 /// The verdicts of the plain search (every legal move, a set of the positions

@@ -1,16 +1,19 @@
-//! `solve_deals`' verdicts: the numbered deals of kpat or PySolFC solved a chunk
-//! at a time on the run's threads, handed out as a Python iterator.
+//! `solve_deals`' verdicts: the numbered deals of kpat or PySolFC solved on the
+//! run's threads as a stream ([`acesup::stream`]), handed out as a Python iterator
+//! in the order of the numbers.
 
 use crate::arguments::{repr, type_name};
 use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::OrPyErr;
 use crate::interrupt;
+use acesup::cancel::Flag;
 use acesup::position::Position;
-use acesup::simulate::Pool;
 use acesup::solver;
+use acesup::stream::{Next, Stream};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use std::time::Duration;
 
 /// The deals of kpat or of PySolFC that `solve_deals` solves: their deck function
 /// and their rules preset.
@@ -46,26 +49,24 @@ pub fn program_arg(deals: &Bound<'_, PyAny>) -> PyResult<Program> {
     }
 }
 
-/// How many deals each thread solves between two chunks of `DealVerdicts`: what
-/// the caller sees arrive at once.
-const DEALS_PER_THREAD: u64 = 32;
-
 /// Where a `solve_deals` run stands.
 pub struct DealRun {
     program: Program,
     rules: acesup::Rules,
-    /// The next deal number to solve, the step between two, and how many are left.
+    /// The next deal number to hand out, the step between two, and how many are left.
     next: i128,
     step: i128,
     left: u64,
     limits: solver::Limits,
-    pool: Pool,
-    /// Solved and not yet handed out: (number, verdict), in order.
-    ready: std::collections::VecDeque<(i128, Option<bool>)>,
+    threads: usize,
+    /// The deals from `next` on, being solved, and the flag that stops them:
+    /// started at the first `next()`, and again at the one after a Ctrl-C.
+    solving: Option<(Stream<Option<bool>>, Flag)>,
 }
 
 /// The verdicts of `solve_deals`, an iterator of (number, winnable) in the order of
-/// the numbers, solved a chunk at a time on the run's threads.
+/// the numbers, solved on the run's threads, each taking the next deal as soon as
+/// it is done with one.
 #[pyclass(frozen, module = "acesup._core", name = "DealVerdicts")]
 pub struct PyDealVerdicts(std::sync::Mutex<DealRun>);
 
@@ -75,38 +76,55 @@ impl PyDealVerdicts {
         slf
     }
 
-    /// The next (number, winnable); a new chunk is solved, with the GIL released
-    /// and Ctrl-C seen, when the last is used up. A Ctrl-C loses only the chunk
-    /// under way: the verdicts handed out before it stand.
+    /// The next (number, winnable), waited for with the GIL released and Ctrl-C
+    /// seen when it is not found yet. A Ctrl-C stops the run's threads and throws
+    /// away the verdicts not handed out yet; those handed out before it stand, and
+    /// a later `next()` goes on from the first deal not handed out.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<(i128, Option<bool>)>> {
-        let mut run = crate::protocols::lock(&self.0);
-        if run.ready.is_empty() && run.left > 0 {
-            let run = &mut *run;
-            let count = run.left.min(DEALS_PER_THREAD * run.pool.threads() as u64);
-            let (program, rules, first, step, pool) =
-                (run.program, run.rules, run.next, run.step, &run.pool);
-            let number = |i: u64| first + step * i128::from(i);
-            let found = interrupt::search(py, &mut run.limits, |limits| {
-                let position = |i| {
-                    let deck = (program.deck)(number(i)).expect("the numbers were checked");
-                    Position::from_deck(&deck, rules)
-                };
-                solver::verdicts(pool, count, position, limits)
-            })?
-            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))?;
-            run.ready.extend((0..count).map(number).zip(found));
-            run.next = number(count);
-            run.left -= count;
+        let mut run = crate::protocols::lock_detached(py, &self.0);
+        if run.left == 0 {
+            return Ok(None);
         }
-        Ok(run.ready.pop_front())
+        let found = {
+            let (stream, flag) = run.solving()?;
+            next_verdict(py, stream, flag)
+        };
+        let verdict = found.inspect_err(|_| run.solving = None)?;
+        let number = run.next;
+        run.next += run.step;
+        run.left -= 1;
+        Ok(Some((number, verdict)))
     }
 
-    fn __repr__(&self) -> String {
-        let run = crate::protocols::lock(&self.0);
-        format!(
-            "<DealVerdicts: {} deals left>",
-            run.left + run.ready.len() as u64
-        )
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let run = crate::protocols::lock_detached(py, &self.0);
+        format!("<DealVerdicts: {} deals left>", run.left)
+    }
+}
+
+/// The next verdict of `stream`, at once when it is found, else waited for with
+/// the GIL released while Ctrl-C is looked for: a signal raises `flag`, which
+/// stops the run, and its exception (KeyboardInterrupt) is raised.
+fn next_verdict(
+    py: Python<'_>,
+    stream: &Stream<Option<bool>>,
+    flag: &Flag,
+) -> PyResult<Option<bool>> {
+    let mut found = stream.next_within(Duration::ZERO);
+    if found == Next::Pending {
+        let signal;
+        (found, signal) = py.detach(|| {
+            interrupt::until_done(flag, |time| match stream.next_within(time) {
+                Next::Pending => None,
+                found => Some(found),
+            })
+        });
+        signal?;
+    }
+    match found {
+        Next::Item(verdict) => Ok(verdict),
+        // The stream holds the deals left, and only a signal stops it.
+        Next::Pending | Next::Ended => unreachable!("the deals left are solved"),
     }
 }
 
@@ -119,7 +137,7 @@ impl DealRun {
         rules: acesup::Rules,
         numbers: &Bound<'_, PyAny>,
         limits: solver::Limits,
-        pool: Pool,
+        threads: usize,
     ) -> PyResult<PyDealVerdicts> {
         let (mut next, mut step, mut left) = (0, 1, 0);
         if numbers.is_truthy()? {
@@ -141,8 +159,29 @@ impl DealRun {
             step,
             left,
             limits,
-            pool,
-            ready: std::collections::VecDeque::new(),
+            threads,
+            solving: None,
         })))
+    }
+
+    /// The deals left, being solved (see [`DealRun::solving`]'s field): started
+    /// here when they are not; `ValueError` when no thread can be started.
+    fn solving(&mut self) -> PyResult<&(Stream<Option<bool>>, Flag)> {
+        if self.solving.is_none() {
+            let (program, rules, first, step) = (self.program, self.rules, self.next, self.step);
+            let flag = interrupt::new_flag();
+            let limits = solver::Limits {
+                cancel: Some(flag.clone()),
+                ..self.limits.clone()
+            };
+            let position = move |i: u64| {
+                let number = first + step * i128::from(i);
+                let deck = (program.deck)(number).expect("the numbers were checked");
+                Position::from_deck(&deck, rules)
+            };
+            let stream = solver::verdicts(self.threads, self.left, position, &limits).or_py()?;
+            self.solving = Some((stream, flag));
+        }
+        Ok(self.solving.as_ref().expect("just started"))
     }
 }

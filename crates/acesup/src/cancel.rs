@@ -9,7 +9,8 @@
 //! microseconds. A cut decision still returns a legal move; the run throws away
 //! what was cut. A flag is per run, not global: two runs on two threads never
 //! cancel each other. `Pool::fold` (pool.rs) carries the caller's
-//! `Cancel` to the threads of its pool.
+//! `Cancel` to the threads of its pool, and a `Stream` (stream.rs) makes its own
+//! flag current on its threads.
 //!
 //! The deadline is for a quick first try: the bindings run work where they are
 //! for a few milliseconds, most of it done by then, before they pay for a thread

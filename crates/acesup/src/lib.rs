@@ -39,6 +39,7 @@ pub mod simulate;
 pub mod solver;
 pub mod stats;
 pub mod strategies;
+pub mod stream;
 
 pub use cards::Card;
 pub use game::Game;

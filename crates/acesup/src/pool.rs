@@ -1,5 +1,6 @@
 //! Where a batch plays: the calling thread, rayon's global pool or a pool of its
-//! own ([`Pool`]), and how a long run is cut into chunks ([`chunks`]). Apart from
+//! own ([`Pool`]), how many threads that is ([`thread_count`]), and how a long run
+//! is cut into chunks ([`chunks`]). Apart from
 //! `simulate`, so that the solver's batches and the strategies that call the
 //! solver need no import of the play-outs (no module cycle).
 
@@ -25,15 +26,12 @@ impl Pool {
     /// `None`: all cores; `Some(1)`: the calling thread; `Some(n)`: n threads (at
     /// most [`MAX_THREADS`]).
     pub fn new(threads: Option<usize>) -> Result<Pool> {
+        let n = thread_count(threads)?;
         match threads {
             None => Ok(Pool::Global),
-            Some(0) => Err(Error::new(
-                ErrorKind::Value,
-                "threads must be None or a positive int, got 0",
-            )),
             Some(1) => Ok(Pool::Current),
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(n.min(MAX_THREADS))
+            Some(_) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
                 .thread_name(|i| format!("acesup-{i}"))
                 .build()
                 .map(Pool::Dedicated)
@@ -98,6 +96,20 @@ impl Pool {
             Pool::Global => parallel(),
             Pool::Dedicated(pool) => pool.install(parallel),
         }
+    }
+}
+
+/// The threads that a run asked for `threads` plays on, as [`Pool::new`] counts
+/// them: `None`, all cores; `Some(n)`, n (at most [`MAX_THREADS`]); `ValueError`
+/// for `Some(0)`. For runs that start threads of their own ([`crate::stream`]).
+pub fn thread_count(threads: Option<usize>) -> Result<usize> {
+    match threads {
+        None => Ok(rayon::current_num_threads()),
+        Some(0) => Err(Error::new(
+            ErrorKind::Value,
+            "threads must be None or a positive int, got 0",
+        )),
+        Some(n) => Ok(n.min(MAX_THREADS)),
     }
 }
 

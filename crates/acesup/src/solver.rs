@@ -9,11 +9,11 @@
 
 use crate::cards::Card;
 use crate::moves::{Move, MAX_PILES};
-use crate::pool::{chunks, Pool};
 use crate::position::Position;
 use crate::rng::{deck_from_seed, game_seed};
 use crate::rules::{self, DealRule, DealTo, FillRule, LegalMoves, Rules, Tableau};
 use crate::stats::Stats;
+use crate::stream::Stream;
 use crate::{Error, ErrorKind, Result};
 use std::collections::HashSet;
 use std::fmt;
@@ -2066,72 +2066,63 @@ pub fn plain_solvability(rules: Rules, seed: u64, start: u64, games: u64) -> Sol
     tally
 }
 
-/// How many games each thread solves in one batch of [`verdicts`]: a batch makes a
-/// [`Solver`] for each thread, whose tables cost more than a quick solve, and it
-/// holds the batch's verdicts (a cancelled run stops at its next game anyway).
-const CHUNK_PER_THREAD: u64 = 1024;
+/// How many verdicts each thread may find ahead of the first one not yet handed
+/// out: enough for the other threads to go on while one deal takes minutes, and a
+/// bound on what waits in memory, and on what a cancelled run throws away.
+const WINDOW_PER_THREAD: u64 = 1024;
 
 /// Solve games `start .. start + games` (modulo 2⁶⁴) of master seed `seed` on
-/// `pool`, each with its own `limits`, and count the verdicts; None when the
-/// limits' cancel flag stops the run. The result does not depend on the pool,
-/// unless a time limit stops some searches.
+/// `threads` threads, each with its own `limits`, and count the verdicts; None
+/// when the limits' cancel flag stops the run. The result does not depend on the
+/// threads, unless a time limit stops some searches. `ValueError` when no thread
+/// can be started.
 pub fn solvability(
-    pool: &Pool,
+    threads: usize,
     rules: Rules,
     seed: u64,
     start: u64,
     games: u64,
     limits: &Limits,
-) -> Option<Solvability> {
+) -> Result<Option<Solvability>> {
+    let found = verdicts(
+        threads,
+        games,
+        move |i| seeded_position(seed, start.wrapping_add(i), rules),
+        limits,
+    )?;
     let mut tally = Solvability::default();
-    for (first, count) in chunks(
-        start,
-        u128::from(games),
-        CHUNK_PER_THREAD * pool.threads() as u64,
-    ) {
-        let found = verdicts(
-            pool,
-            count,
-            |i| seeded_position(seed, first.wrapping_add(i), rules),
-            limits,
-        )?;
-        found.into_iter().for_each(|verdict| tally.record(verdict));
-    }
-    Some(tally)
+    std::iter::from_fn(|| found.next()).for_each(|verdict| tally.record(verdict));
+    Ok((tally.games() == games).then_some(tally))
 }
 
 /// The verdicts ([`Solution::winnable`]) on positions `0 .. count`, position i
-/// being `position(i)`, each solved with its own `limits` on `pool`, in index
-/// order; None when the limits' cancel flag stops the run. What every batch of
-/// solves is made of: [`solvability`], and the numbered deals of kpat and PySolFC
-/// (`acesup.solve_deals`).
+/// being `position(i)`, each solved with its own `limits` on `threads` threads
+/// that each keep one [`Solver`] for the run and take the next position as soon
+/// as they are done with one; handed out in index order as soon as every verdict
+/// before is found. The stream ends early when the limits' cancel flag is raised,
+/// and raises it when dropped before its end (a flag of its own when the limits
+/// have none). What every batch of solves is made of: [`solvability`], and the
+/// numbered deals of kpat and PySolFC (`acesup.solve_deals`). `ValueError` when
+/// no thread can be started.
 pub fn verdicts(
-    pool: &Pool,
+    threads: usize,
     count: u64,
-    position: impl Fn(u64) -> Position + Sync + Send,
+    position: impl Fn(u64) -> Position + Send + Sync + 'static,
     limits: &Limits,
-) -> Option<Vec<Option<bool>>> {
-    let cancelled = || {
-        limits
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
+) -> Result<Stream<Option<bool>>> {
+    let flag = limits.cancel.clone().unwrap_or_default();
+    let limits = Limits {
+        cancel: Some(flag.clone()),
+        ..limits.clone()
     };
-    let found = pool.fold(
+    Stream::start(
+        threads,
         count,
-        Vec::new,
+        WINDOW_PER_THREAD.saturating_mul(threads as u64),
+        flag,
         Solver::new,
-        |solver, found: &mut Vec<Option<bool>>, i| {
-            if !cancelled() {
-                found.push(solver.solve(&position(i), limits).winnable);
-            }
-        },
-        |mut a, b| {
-            a.extend_from_slice(&b);
-            a
-        },
-    );
-    (!cancelled()).then_some(found)
+        move |solver, i| solver.solve(&position(i), &limits).winnable,
+    )
 }
 
 #[cfg(test)]
@@ -2771,6 +2762,33 @@ mod tests {
         }
     }
 
+    /// kpat deals 1-60 under its preset with at most 20,000 nodes each, as
+    /// `solve_deals` found them when it solved them 32 a thread at a time ('-':
+    /// unresolved): the stream hands out the same, in order, at any thread count.
+    #[test]
+    fn verdicts_come_in_order_at_any_thread_count() {
+        const KPAT_1_60: &str = "-TFTFTFF-TT-TF-FTT-TTT-TTT-FTTTFT-FTFTF-FFFTF-FFTFTFTTF-FT-F";
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let position = |i: u64| {
+            let deck = crate::deals::deck_from_kpat(i128::from(i) + 1).unwrap();
+            Position::from_deck(&deck, Rules::kpat())
+        };
+        for threads in [1, 2, 3] {
+            let found = verdicts(threads, 60, position, &limits).unwrap();
+            let text: String = std::iter::from_fn(|| found.next())
+                .map(|v| match v {
+                    Some(true) => 'T',
+                    Some(false) => 'F',
+                    None => '-',
+                })
+                .collect();
+            assert_eq!(text, KPAT_1_60, "{threads} threads");
+        }
+    }
+
     #[test]
     fn solvability_does_not_depend_on_the_threads() {
         let rules = Rules {
@@ -2781,26 +2799,20 @@ mod tests {
             nodes: Some(50_000),
             ..Limits::default()
         };
-        let one = solvability(&Pool::Current, rules, 3, 10, 150, &limits).unwrap();
+        let one = solvability(1, rules, 3, 10, 150, &limits).unwrap().unwrap();
         assert_eq!(one.games(), 150);
-        for pool in [
-            Pool::new(None).unwrap(),
-            Pool::new(Some(2)).unwrap(),
-            Pool::new(Some(3)).unwrap(),
-        ] {
-            assert_eq!(solvability(&pool, rules, 3, 10, 150, &limits), Some(one));
+        for threads in [2, 3, crate::pool::thread_count(None).unwrap()] {
+            let found = solvability(threads, rules, 3, 10, 150, &limits).unwrap();
+            assert_eq!(found, Some(one), "{threads} threads");
         }
-        let a = solvability(&Pool::Current, rules, 3, 10, 61, &limits).unwrap();
-        let b = solvability(&Pool::Current, rules, 3, 71, 89, &limits).unwrap();
+        let a = solvability(1, rules, 3, 10, 61, &limits).unwrap().unwrap();
+        let b = solvability(2, rules, 3, 71, 89, &limits).unwrap().unwrap();
         assert_eq!(a.merge(&b).unwrap(), one);
         let cancel = Limits {
             cancel: Some(Arc::new(AtomicBool::new(true))),
             ..limits
         };
-        assert_eq!(
-            solvability(&Pool::Current, rules, 3, 10, 150, &cancel),
-            None
-        );
+        assert_eq!(solvability(2, rules, 3, 10, 150, &cancel).unwrap(), None);
     }
 
     #[test]
@@ -2892,7 +2904,9 @@ mod bench {
         for text in texts.split(';') {
             let rules = Rules::parse(text).unwrap();
             let start = Instant::now();
-            let s = solvability(&Pool::Current, rules, 0, 0, games, &Limits::default()).unwrap();
+            let s = solvability(1, rules, 0, 0, games, &Limits::default())
+                .unwrap()
+                .unwrap();
             let secs = start.elapsed().as_secs_f64();
             println!(
                 "{text:24} {:10.0} deals/s  {}",
