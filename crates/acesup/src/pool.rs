@@ -1,8 +1,7 @@
 //! Where a batch plays: the calling thread, rayon's global pool or a pool of its
-//! own ([`Pool`]), how many threads that is ([`thread_count`]), and how a long run
-//! is cut into chunks ([`chunks`]). Apart from
-//! `simulate`, so that the solver's batches and the strategies that call the
-//! solver need no import of the play-outs (no module cycle).
+//! own ([`Pool`]), and how many threads that is ([`thread_count`]). Apart from
+//! `simulate`, so that the solver's runs, whose threads are a stream's
+//! (stream.rs), count their threads as the play-outs do without importing them.
 
 use crate::cancel;
 use crate::{Error, ErrorKind, Result};
@@ -111,17 +110,4 @@ pub fn thread_count(threads: Option<usize>) -> Result<usize> {
         )),
         Some(n) => Ok(n.min(MAX_THREADS)),
     }
-}
-
-/// The chunks of a run of `games` games from `start` (up to 2⁶⁴ of them, indices
-/// modulo 2⁶⁴): (first index, count) pairs of at most `chunk` games.
-pub fn chunks(start: u64, games: u128, chunk: u64) -> impl Iterator<Item = (u64, u64)> {
-    let chunk = chunk.max(1);
-    (0..games.div_ceil(u128::from(chunk))).map(move |k| {
-        let done = k * u128::from(chunk);
-        (
-            start.wrapping_add(done as u64),
-            (games - done).min(u128::from(chunk)) as u64,
-        )
-    })
 }

@@ -8,7 +8,7 @@ use crate::cancel;
 use crate::cards::{Card, DECK_SIZE};
 use crate::game::Game;
 use crate::moves::Move;
-pub use crate::pool::{chunks, Pool, MAX_THREADS};
+pub use crate::pool::{Pool, MAX_THREADS};
 use crate::position::Position;
 use crate::random_play::RandomTable;
 use crate::rng::{game_seed, shuffle_slice, Rng};
@@ -475,14 +475,6 @@ mod tests {
         let a = simulate(&strategy, 1234, rules, 3, Some(2), 0).unwrap();
         let b = simulate(&strategy, 5000 - 1234, rules, 3, Some(1), 1234).unwrap();
         assert_eq!(a.merge(&b).unwrap(), one);
-        // Chunks cover the run once.
-        let covered: Vec<(u64, u64)> = chunks(10, 25, 10).collect();
-        assert_eq!(covered, [(10, 10), (20, 10), (30, 5)]);
-        assert_eq!(
-            chunks(u64::MAX, 2, 1).collect::<Vec<_>>(),
-            [(u64::MAX, 1), (0, 1)]
-        );
-        assert_eq!(chunks(0, 0, 10).count(), 0);
     }
 
     /// Adaptive chunks cover a run once, in order, growing while chunks are quick
