@@ -4,10 +4,10 @@
 //! A game of the random strategy needs nothing but its score from the loop, so this
 //! loop keeps no [`Position`] and no discards: a card is its *code*, its bit's place
 //! in a mask of top cards (16 × suit + strength, see [`rules::top_bit`]), so that its
-//! bit and its discard test are lookups in two static tables without a rank order,
-//! and every table is indexed by a `u8` with 256 places (no bounds check, no mask).
+//! bit and its discard test are a shift and a subtraction with no rank order, and
+//! every table is indexed by a `u8` with 256 places (no bounds check, no mask).
 //! The tops, the heights and the stock's start stay in registers; the cards under
-//! the tops are a linked list in memory (`links[1]`). The decisions are the rules'
+//! the tops are a linked list in memory (`below`). The decisions are the rules'
 //! own ([`rules::fill_choices`], `rules::deal_allowed`, and [`LegalMoves`] under
 //! `fill="any"`) on a [`Tableau`] view of the registers, with `Random::pick`'s
 //! draw.
@@ -24,36 +24,29 @@ use crate::strategies::Random;
 use std::hint::select_unpredictable;
 
 /// No card: what is under the bottom card of a pile, and the top of an empty pile.
-/// Above every card's code (at most 63), so its bit and stronger bits are 0.
-const NONE: u8 = 64;
+/// Bit 63 is above the lane end of the top suit's lane (`rules::stronger_bits`), so
+/// that no card's [`stronger`] bits hold it and its own are only the lane ends,
+/// which no card's bit meets: an empty pile is never discarded and discards nothing.
+const NONE: u8 = 63;
 
 /// The places of the deck's arrays: 52 cards fit, and an index taken modulo 64 is
 /// a mask, not a division.
 const CAP: usize = 64;
 
-/// `BIT[code]`: the card's bit in a mask of top cards, 0 for [`NONE`].
-static BIT: [u64; 256] = {
-    let mut table = [0; 256];
-    let mut code = 0;
-    while code < 64 {
-        table[code] = 1 << code;
-        code += 1;
-    }
-    table
-};
+/// The card's bit in a mask of top cards (1 << 63 for [`NONE`]): a shift, not a
+/// lookup, for it is on the path from one round of discards to the next.
+#[inline(always)]
+fn bit(code: u8) -> u64 {
+    1 << (code & 63)
+}
 
-/// `STRONGER[code]`: [`rules::stronger_bits`] of the card's bit, so that the card may
-/// be discarded exactly when the mask of the top cards meets it (R2.1); 0 for
-/// [`NONE`], which meets no mask.
-static STRONGER: [u64; 256] = {
-    let mut table = [0; 256];
-    let mut code = 0;
-    while code < 64 {
-        table[code] = rules::stronger_bits(1 << code);
-        code += 1;
-    }
-    table
-};
+/// [`rules::stronger_bits`] of the card's bit, so that the card may be discarded
+/// exactly when the mask of the top cards meets it (R2.1); for [`NONE`] the lane
+/// ends alone (the shift leaves nothing), which meet no mask of cards.
+#[inline(always)]
+fn stronger(code: u8) -> u64 {
+    rules::stronger_bits(bit(code))
+}
 
 /// A byte of 1 for each pile of `mask`: bit p moves to bit 8p (the five copies of
 /// the mask that the product makes, 7 bits apart, do not overlap).
@@ -67,7 +60,7 @@ fn per_pile(mask: u8) -> u64 {
 ///
 /// Invariants while a game is played and after it: `cards[..D]` is the shuffled deck
 /// in deal order (the first P cards went onto the piles, `cards[next..D]` is the
-/// stock); pile p is `top[p]`, `links[1][top[p]]`, ... down to `NONE`,
+/// stock); pile p is `top[p]`, `below[top[p]]`, ... down to `NONE`,
 /// `heights[p]` cards; the other cards of the deck are the discards.
 #[derive(Clone)]
 pub struct RandomTable {
@@ -76,9 +69,8 @@ pub struct RandomTable {
     /// The card of each code.
     card_of: [Card; 256],
     cards: [u8; CAP],
-    /// `links[1]` is the card under each card (the piles' linked lists), `links[0]`
-    /// each code itself: see [`Piles::discard_rounds`].
-    links: [[u8; 256]; 2],
+    /// The card under each card: the piles' linked lists.
+    below: [u8; 256],
     top: [u8; MAX_PILES],
     heights: [u8; MAX_PILES],
     next: usize,
@@ -97,7 +89,7 @@ impl RandomTable {
             deck,
             card_of,
             cards: deck,
-            links: [std::array::from_fn(|code| code as u8), [NONE; 256]],
+            below: [NONE; 256],
             top: [NONE; MAX_PILES],
             heights: [0; MAX_PILES],
             next: 0,
@@ -140,12 +132,12 @@ impl RandomTable {
         for p in 0..P {
             let card = self.cards[p];
             hot.top[p] = card;
-            self.links[1][usize::from(card)] = NONE;
-            hot.tops |= BIT[usize::from(card)];
+            self.below[usize::from(card)] = NONE;
+            hot.tops |= bit(card);
         }
         let mut next = P;
         loop {
-            hot.discard_rounds(&self.links);
+            hot.discard_rounds(&self.below);
             let mv = if !hot.any_empty() {
                 // No fill is legal without an empty pile: the deal is the only move,
                 // if any, and random draws for it all the same.
@@ -168,13 +160,13 @@ impl RandomTable {
             };
             match mv {
                 Move::Fill { src, dst, index } => hot.fill(
-                    &mut self.links[1],
+                    &mut self.below,
                     usize::from(src),
                     usize::from(dst),
                     index,
                 ),
                 Move::Deal if (deal_to_all | !hot.any_empty()) & (end - next >= P) => {
-                    hot.deal_all(&mut self.links[1], &self.cards, next);
+                    hot.deal_all(&mut self.below, &self.cards, next);
                     next += P;
                 }
                 Move::Deal => {
@@ -186,7 +178,7 @@ impl RandomTable {
                     };
                     let targets = rules::deal_targets(&view);
                     for p in (0..P).filter(|&p| targets >> p & 1 == 1) {
-                        hot.push(&mut self.links[1], p, self.cards[next]);
+                        hot.push(&mut self.below, p, self.cards[next]);
                         next += 1;
                     }
                 }
@@ -210,7 +202,7 @@ impl RandomTable {
                 let mut code = self.top[p];
                 for _ in 0..self.heights[p] {
                     pile.push(card(code));
-                    code = self.links[1][usize::from(code)];
+                    code = self.below[usize::from(code)];
                 }
                 pile.reverse();
                 pile
@@ -272,7 +264,8 @@ fn pick<const P: usize>(view: &View<P>, rng: &mut Rng) -> Option<Move> {
 /// The piles of a game in registers. Invariants: `top[p]` is pile p's top card
 /// (NONE when empty) and byte p of `heights` its height (one register for all, so
 /// that a round of discards or a deal changes them all at once), `tops` the OR of
-/// the top cards' bits.
+/// the top cards' bits, but for bit 63, [`NONE`]'s, which nothing reads (the view
+/// clears it) and which the exclusive ors of a push or a fill may leave either way.
 struct Piles<const P: usize> {
     top: [u8; MAX_PILES],
     heights: u64,
@@ -307,23 +300,25 @@ impl<const P: usize> Piles<P> {
     /// one does), so the rounds reach the position that discarding first in R3
     /// order, again and again, reaches (see [`Position::discard_forced`]).
     ///
-    /// A pile's new top is `links[d][top]`, where d is 1 when it is discarded: a
-    /// lookup, not a branch, for whether a pile goes is a coin toss.
+    /// A round's time is the chain from one round's tops to the next's, so the card
+    /// under each top is read before the pile's test is known, and the test only
+    /// selects it (not a branch, for whether a pile goes is a coin toss; not an
+    /// address, which would put the read after the test on that chain).
     #[inline(always)]
-    fn discard_rounds(&mut self, links: &[[u8; 256]; 2]) {
+    fn discard_rounds(&mut self, below: &[u8; 256]) {
         loop {
             let mask = (0..P).fold(0u8, |mask, p| {
-                let stronger = STRONGER[usize::from(self.top[p])];
-                mask | u8::from(self.tops & stronger != 0) << p
+                mask | u8::from(self.tops & stronger(self.top[p]) != 0) << p
             });
             if mask == 0 {
                 return;
             }
             let mut tops = 0;
             for p in 0..P {
-                let discarded = mask >> p & 1 == 1;
-                self.top[p] = links[usize::from(discarded)][usize::from(self.top[p])];
-                tops |= BIT[usize::from(self.top[p])];
+                let discarded = self.tops & stronger(self.top[p]) != 0;
+                let under = below[usize::from(self.top[p])];
+                self.top[p] = select_unpredictable(discarded, under, self.top[p]);
+                tops |= bit(self.top[p]);
             }
             self.tops = tops;
             self.heights -= per_pile(mask);
@@ -338,7 +333,7 @@ impl<const P: usize> Piles<P> {
             let card = cards[(next + p) % CAP];
             below[usize::from(card)] = self.top[p];
             self.top[p] = card;
-            self.tops |= BIT[usize::from(card)];
+            self.tops |= bit(card);
         }
         self.heights += per_pile((1 << P) - 1);
     }
@@ -347,7 +342,7 @@ impl<const P: usize> Piles<P> {
     #[inline]
     fn push(&mut self, below: &mut [u8; 256], p: usize, card: u8) {
         below[usize::from(card)] = self.top[p];
-        self.tops ^= BIT[usize::from(self.top[p])] ^ BIT[usize::from(card)];
+        self.tops ^= bit(self.top[p]) ^ bit(card);
         self.top[p] = card;
         self.heights += 1 << (8 * p);
     }
@@ -381,7 +376,7 @@ impl<const P: usize> Piles<P> {
         }
         // `src` has the card (so no byte borrows) and `dst` none.
         self.heights = self.heights + (1 << (8 * dst)) - (1 << (8 * src));
-        self.tops ^= BIT[usize::from(top)] ^ BIT[usize::from(src_top)] ^ BIT[usize::from(card)];
+        self.tops ^= bit(top) ^ bit(src_top) ^ bit(card);
     }
 }
 
@@ -409,19 +404,19 @@ impl<const P: usize> Tableau for View<'_, P> {
     #[inline]
     fn card_from_top(&self, p: usize, index: usize) -> Card {
         let code = (0..index).fold(self.piles.top[p], |code, _| {
-            self.table.links[1][usize::from(code)]
+            self.table.below[usize::from(code)]
         });
         self.table.card_of[usize::from(code)]
     }
 
     #[inline(always)]
     fn top_bit(&self, p: usize) -> u64 {
-        BIT[usize::from(self.piles.top[p])]
+        bit(self.piles.top[p]) & !bit(NONE)
     }
 
     #[inline(always)]
     fn tops(&self) -> u64 {
-        self.piles.tops
+        self.piles.tops & !bit(NONE)
     }
 
     #[inline(always)]
