@@ -26,7 +26,7 @@ LAYOUTS = ("suits=4,ranks=2", "suits=4,ranks=3", "strict,suits=4,ranks=3", "easy
            "suits=4,ranks=3,deal_to=empty", "suits=4,ranks=3,relocate_single=true",
            "suits=4,ranks=3,deal=any,relocate_single=true",
            "suits=4,ranks=3,deal=any,relocate_single=true,deal_to=empty", "suits=4,ranks=3,piles=5",
-           "suits=3,ranks=5", "suits=4,ranks=4,piles=5", "suits=4,ranks=4")
+           "suits=3,ranks=5", "suits=4,ranks=4,piles=5", "suits=4,ranks=4", "suits=4,ranks=5,piles=5")
 
 # Run in the child: prints the last progress and then the value, as JSON lines.
 _CHILD = """
