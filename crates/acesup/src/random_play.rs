@@ -159,12 +159,9 @@ impl RandomTable {
                 }
             };
             match mv {
-                Move::Fill { src, dst, index } => hot.fill(
-                    &mut self.below,
-                    usize::from(src),
-                    usize::from(dst),
-                    index,
-                ),
+                Move::Fill { src, dst, index } => {
+                    hot.fill(&mut self.below, usize::from(src), usize::from(dst), index)
+                }
                 Move::Deal if (deal_to_all | !hot.any_empty()) & (end - next >= P) => {
                     hot.deal_all(&mut self.below, &self.cards, next);
                     next += P;
@@ -471,5 +468,64 @@ mod tests {
                 assert_eq!(end(&fast), end(&pos), "game {i} under {rules}");
             }
         }
+    }
+
+    /// The standard game with its choices taken out: the shuffle, the deals and the
+    /// forced discards of this loop (the game of a player who never fills an empty
+    /// pile), its score. A yardstick for [`RandomTable::play`], which does all of
+    /// this and more: its speed bounds what the loop can reach.
+    fn deals_and_discards(table: &mut RandomTable, seed: u64, index: u64) -> usize {
+        const P: usize = 4;
+        let mut rng = Rng::new(game_seed(seed, index));
+        table.cards = table.deck;
+        shuffle_places(&mut table.cards, 52, &mut rng);
+        let mut hot = Piles::<P> {
+            top: [NONE; MAX_PILES],
+            heights: 0,
+            tops: 0,
+        };
+        hot.deal_all(&mut table.below, &table.cards, 0);
+        let mut next = P;
+        loop {
+            hot.discard_rounds(&table.below);
+            if next == 52 {
+                return 52 - (0..P).map(|p| hot.height(p)).sum::<usize>();
+            }
+            rng.skip(1);
+            hot.deal_all(&mut table.below, &table.cards, next);
+            next += P;
+        }
+    }
+
+    /// `cargo test --release -p acesup random_play::tests::floor -- --ignored
+    /// --nocapture`: nanoseconds a game of the random play-out and of its choiceless
+    /// yardstick (`deals_and_discards`) on one thread, the best of 5 runs of
+    /// `ACESUP_BENCH_GAMES` games (default 10⁶) each, alternated.
+    #[test]
+    #[ignore]
+    fn floor() {
+        let games = std::env::var("ACESUP_BENCH_GAMES")
+            .ok()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(1_000_000u64);
+        let mut table = RandomTable::new(Rules::standard());
+        let (mut random, mut floor) = (f64::MAX, f64::MAX);
+        let (mut random_sum, mut floor_sum) = (0, 0);
+        for _ in 0..5 {
+            let start = std::time::Instant::now();
+            random_sum = (0..games).map(|i| table.play(2, i)).sum::<usize>();
+            random = random.min(start.elapsed().as_secs_f64());
+            let start = std::time::Instant::now();
+            floor_sum = (0..games)
+                .map(|i| deals_and_discards(&mut table, 2, i))
+                .sum::<usize>();
+            floor = floor.min(start.elapsed().as_secs_f64());
+        }
+        let ns = |secs: f64| secs * 1e9 / games as f64;
+        println!(
+            "random {:.1} ns a game (cards discarded {random_sum}), deals and discards only {:.1} ns a game ({floor_sum})",
+            ns(random),
+            ns(floor)
+        );
     }
 }
