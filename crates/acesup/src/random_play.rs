@@ -473,7 +473,8 @@ mod tests {
     /// The standard game with its choices taken out: the shuffle, the deals and the
     /// forced discards of this loop (the game of a player who never fills an empty
     /// pile), its score. A yardstick for [`RandomTable::play`], which does all of
-    /// this and more: its speed bounds what the loop can reach.
+    /// this in every game and chooses, fills and discards more besides (a game of
+    /// its own, so a measure, not a proof, of how fast the loop could be).
     fn deals_and_discards(table: &mut RandomTable, seed: u64, index: u64) -> usize {
         const P: usize = 4;
         let mut rng = Rng::new(game_seed(seed, index));
