@@ -473,6 +473,7 @@ impl Deal {
                     // A whole deal, the common case: no test per pile, and every
                     // height goes up by one at once.
                     let cards = &self.stock[next..next + P];
+                    #[allow(clippy::needless_range_loop)] // three arrays, one index
                     for p in 0..P {
                         s.piles[p][s.height(p)] = cards[p];
                         s.tops[p] = cards[p];
@@ -1403,11 +1404,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 let seen: [u64; P] = std::array::from_fn(|p| on_top(gone, t, p).0);
                 let all = seen.iter().fold(0, |m, &b| m | b);
                 let mut grown = gone;
-                for p in 0..P {
+                for &pile in &seen {
                     // The one card of the pile that might be on top and is not yet
                     // removable.
-                    let bit = seen[p] & !gone & open[t];
-                    if bit != 0 && rules::stronger_bits(bit) & all & !seen[p] != 0 {
+                    let bit = pile & !gone & open[t];
+                    if bit != 0 && rules::stronger_bits(bit) & all & !pile != 0 {
                         grown |= bit;
                     }
                 }
