@@ -312,7 +312,7 @@ impl<const P: usize> Piles<P> {
             }
             let mut tops = 0;
             for p in 0..P {
-                let discarded = self.tops & stronger(self.top[p]) != 0;
+                let discarded = mask >> p & 1 == 1;
                 let under = below[usize::from(self.top[p])];
                 self.top[p] = select_unpredictable(discarded, under, self.top[p]);
                 tops |= bit(self.top[p]);
