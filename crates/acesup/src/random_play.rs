@@ -2,15 +2,16 @@
 //! `simulate(..., "random")`, in a representation of its own.
 //!
 //! A game of the random strategy needs nothing but its score from the loop, so this
-//! loop keeps no [`Position`] and no discards: a card is its *code*, its bit's place
-//! in a mask of top cards (16 × suit + strength, see [`rules::top_bit`]), so that its
-//! bit and its discard test are a shift and a subtraction with no rank order, and
-//! every table is indexed by a `u8` with 256 places (no bounds check, no mask).
-//! The tops, the heights and the stock's start stay in registers; the cards under
-//! the tops are a linked list in memory (`below`). The decisions are the rules'
-//! own ([`rules::fill_choices`], `rules::deal_allowed`, and [`LegalMoves`] under
-//! `fill="any"`) on a [`Tableau`] view of the registers, with `Random::pick`'s
-//! draw.
+//! loop keeps no [`Position`] and no discards. A card is its *code*, its bit's place
+//! in a mask of top cards: suit s has the lane of bits 16s .. 16s + 15, in which a
+//! stronger card is a *lower* bit (bit 16s + 12 − strength), so that the tops that
+//! may be discarded are found for all piles at once by one subtraction
+//! ([`discardable`]). Every table is indexed by a `u8` with 256 places (no bounds
+//! check, no mask). The tops stay in registers; the cards under them are a linked
+//! list in memory (`below`), and each card's place in its pile (`depth`) gives the
+//! heights. The decisions are the rules' own ([`rules::fill_choices`],
+//! `rules::deal_allowed`, and [`LegalMoves`] under `fill="any"`) on a [`Tableau`]
+//! view of the registers, with `Random::pick`'s draw.
 //!
 //! [`RandomTable::position`] turns the end of a game into a [`Position`], so that the
 //! tests can check this loop against the plain play of `Game`.
@@ -23,36 +24,48 @@ use crate::rules::{self, by_piles, DealTo, FillRule, LegalMoves, Rules, Tableau}
 use crate::strategies::Random;
 use std::hint::select_unpredictable;
 
+/// Bit 0 of each suit's lane: the strongest place.
+const LANE_LOW: u64 = 1 | 1 << 16 | 1 << 32 | 1 << 48;
+
+/// Bit 15 of each lane, above the weakest place (12): never a card's.
+const LANE_HIGH: u64 = LANE_LOW << 15;
+
 /// No card: what is under the bottom card of a pile, and the top of an empty pile.
-/// Bit 63 is above the lane end of the top suit's lane (`rules::stronger_bits`), so
-/// that no card's [`stronger`] bits hold it and its own are only the lane ends,
-/// which no card's bit meets: an empty pile is never discarded and discards nothing.
-const NONE: u8 = 63;
+/// Its bit is the high bit of the first lane, so that `tops` shows an empty pile
+/// (see [`discardable`] for why it discards nothing).
+const NONE: u8 = 15;
 
 /// The places of the deck's arrays: 52 cards fit, and an index taken modulo 64 is
 /// a mask, not a division.
 const CAP: usize = 64;
 
-/// The card's bit in a mask of top cards (1 << 63 for [`NONE`]): a shift, not a
-/// lookup, for it is on the path from one round of discards to the next.
+/// [`NONE`]'s bit: set in the mask of top cards when a pile is empty.
+const NONE_BIT: u64 = 1 << NONE;
+
+/// The card's bit in a mask of top cards.
 #[inline(always)]
-fn bit(code: u8) -> u64 {
+fn bit(code: usize) -> u64 {
     1 << (code & 63)
 }
 
-/// [`rules::stronger_bits`] of the card's bit, so that the card may be discarded
-/// exactly when the mask of the top cards meets it (R2.1); for [`NONE`] the lane
-/// ends alone (the shift leaves nothing), which meet no mask of cards.
+/// A code held in a register (a `usize`, so that no read widens it) as an index of
+/// a table of 256 places: the mask shows the compiler that it is in bounds.
 #[inline(always)]
-fn stronger(code: u8) -> u64 {
-    rules::stronger_bits(bit(code))
+fn at(code: usize) -> usize {
+    code & 255
 }
 
-/// A byte of 1 for each pile of `mask`: bit p moves to bit 8p (the five copies of
-/// the mask that the product makes, 7 bits apart, do not overlap).
+/// The bits of the cards of `tops` that may be discarded (R2.1): those with a
+/// stronger card of their suit in `tops`, that is every card of a lane but its
+/// lowest bit. Setting the lane's high bit and subtracting 1 from each lane clears
+/// exactly the lowest bit of each lane and borrows into no other lane. [`NONE`]'s
+/// bit may come out set too (it is the first lane's high bit): an empty pile that
+/// "discards" stays empty, for `below[NONE]` is [`NONE`], so only the test for an
+/// end of the rounds must leave it out. No card is made discardable by [`NONE`],
+/// which is above every card of its lane.
 #[inline(always)]
-fn per_pile(mask: u8) -> u64 {
-    (u64::from(mask) * 0x1020_4081) & 0x01_0101_0101
+fn discardable(tops: u64) -> u64 {
+    tops & ((tops | LANE_HIGH) - LANE_LOW)
 }
 
 /// What a thread keeps from one random game to the next: the layout, its deck in
@@ -60,19 +73,23 @@ fn per_pile(mask: u8) -> u64 {
 ///
 /// Invariants while a game is played and after it: `cards[..D]` is the shuffled deck
 /// in deal order (the first P cards went onto the piles, `cards[next..D]` is the
-/// stock); pile p is `top[p]`, `below[top[p]]`, ... down to `NONE`,
-/// `heights[p]` cards; the other cards of the deck are the discards.
+/// stock); pile p is `top[p]`, `below[top[p]]`, ... down to [`NONE`], and
+/// `depth[top[p]]` cards (`depth[NONE]` is 0); the other cards of the deck are the
+/// discards.
 #[derive(Clone)]
 pub struct RandomTable {
     rules: Rules,
     deck: [u8; CAP],
     /// The card of each code.
     card_of: [Card; 256],
+    /// The [`rules::top_bit`] of each code's card, 0 for [`NONE`].
+    rules_bit: [u64; 256],
     cards: [u8; CAP],
     /// The card under each card: the piles' linked lists.
     below: [u8; 256],
+    /// Each card's place in its pile, from 1 at the bottom.
+    depth: [u8; 256],
     top: [u8; MAX_PILES],
-    heights: [u8; MAX_PILES],
     next: usize,
 }
 
@@ -80,18 +97,21 @@ impl RandomTable {
     pub fn new(rules: Rules) -> RandomTable {
         let mut deck = [NONE; CAP];
         let mut card_of = [Card::NONE; 256];
+        let mut rules_bit = [0; 256];
         for (code, card) in deck.iter_mut().zip(rules.deck()) {
-            *code = rules::top_bit(card, rules.ace_high).trailing_zeros() as u8;
+            *code = card_code(card, &rules);
             card_of[usize::from(*code)] = card;
+            rules_bit[usize::from(*code)] = rules::top_bit(card, rules.ace_high);
         }
         RandomTable {
             rules,
             deck,
             card_of,
+            rules_bit,
             cards: deck,
             below: [NONE; 256],
+            depth: [0; 256],
             top: [NONE; MAX_PILES],
-            heights: [0; MAX_PILES],
             next: 0,
         }
     }
@@ -125,16 +145,10 @@ impl RandomTable {
         let end = rules.deck_size();
         let deal_to_all = rules.deal_to == DealTo::All;
         let mut hot = Piles::<P> {
-            top: [NONE; MAX_PILES],
-            heights: per_pile((1 << P) - 1),
+            top: [usize::from(NONE); MAX_PILES],
             tops: 0,
         };
-        for p in 0..P {
-            let card = self.cards[p];
-            hot.top[p] = card;
-            self.below[usize::from(card)] = NONE;
-            hot.tops |= bit(card);
-        }
+        hot.deal_all(&mut self.below, &mut self.depth, &self.cards, 0);
         let mut next = P;
         loop {
             hot.discard_rounds(&self.below);
@@ -159,11 +173,15 @@ impl RandomTable {
                 }
             };
             match mv {
-                Move::Fill { src, dst, index } => {
-                    hot.fill(&mut self.below, usize::from(src), usize::from(dst), index)
-                }
+                Move::Fill { src, dst, index } => hot.fill(
+                    &mut self.below,
+                    &mut self.depth,
+                    usize::from(src),
+                    usize::from(dst),
+                    index,
+                ),
                 Move::Deal if (deal_to_all | !hot.any_empty()) & (end - next >= P) => {
-                    hot.deal_all(&mut self.below, &self.cards, next);
+                    hot.deal_all(&mut self.below, &mut self.depth, &self.cards, next);
                     next += P;
                 }
                 Move::Deal => {
@@ -175,19 +193,23 @@ impl RandomTable {
                     };
                     let targets = rules::deal_targets(&view);
                     for p in (0..P).filter(|&p| targets >> p & 1 == 1) {
-                        hot.push(&mut self.below, p, self.cards[next]);
+                        hot.push(&mut self.below, &mut self.depth, p, self.cards[next]);
                         next += 1;
                     }
                 }
                 Move::Discard(_) => unreachable!("no discard is legal after the rounds"),
             }
         }
-        self.top = hot.top;
-        self.heights = std::array::from_fn(|p| hot.height(p) as u8);
+        self.top = hot.top.map(|code| code as u8);
         self.next = next;
         // The cards that are neither on the piles nor in the stock (`cards[next..]`)
         // are the discards.
-        next - self.heights.iter().map(|&h| usize::from(h)).sum::<usize>()
+        next - (0..P).map(|p| self.height(p)).sum::<usize>()
+    }
+
+    /// Pile p's height at the end of the last game.
+    fn height(&self, p: usize) -> usize {
+        usize::from(self.depth[usize::from(self.top[p])])
     }
 
     /// The end of the last game played, as a position (its discards in index order).
@@ -197,7 +219,7 @@ impl RandomTable {
             .map(|p| {
                 let mut pile = Vec::new();
                 let mut code = self.top[p];
-                for _ in 0..self.heights[p] {
+                for _ in 0..self.height(p) {
                     pile.push(card(code));
                     code = self.below[usize::from(code)];
                 }
@@ -218,6 +240,12 @@ impl RandomTable {
         Position::from_parts(self.rules, &piles, &stock, &discards)
             .expect("a random play-out keeps every card once")
     }
+}
+
+/// A card's code: the place of its bit in its suit's lane, counted from the
+/// strongest (see the module's doc).
+fn card_code(card: Card, rules: &Rules) -> u8 {
+    16 * card.suit() as u8 + rules::TOP_STRENGTH - rules::strength(card, rules)
 }
 
 /// Random's choice ([`Random::pick`] of the [`LegalMoves`]) in `view`, a game with
@@ -258,42 +286,30 @@ fn pick<const P: usize>(view: &View<P>, rng: &mut Rng) -> Option<Move> {
     })
 }
 
-/// The piles of a game in registers. Invariants: `top[p]` is pile p's top card
-/// (NONE when empty) and byte p of `heights` its height (one register for all, so
-/// that a round of discards or a deal changes them all at once), `tops` the OR of
-/// the top cards' bits, but for bit 63, [`NONE`]'s, which nothing reads (the view
-/// clears it) and which the exclusive ors of a push or a fill may leave either way.
+/// The piles of a game in registers. Invariants: `top[p]` is the code of pile p's
+/// top card ([`NONE`] when empty), `tops` the OR of the top cards' bits, [`NONE`]'s
+/// included when a pile is empty.
 struct Piles<const P: usize> {
-    top: [u8; MAX_PILES],
-    heights: u64,
+    top: [usize; MAX_PILES],
     tops: u64,
 }
 
 impl<const P: usize> Piles<P> {
-    /// Pile p's height.
-    #[inline(always)]
-    fn height(&self, p: usize) -> usize {
-        usize::from((self.heights >> (8 * p)) as u8)
-    }
-
-    /// Bit p set when pile p is empty.
-    #[inline(always)]
-    fn empty_mask(&self) -> u8 {
-        (0..P).fold(0, |m, p| m | u8::from(self.height(p) == 0) << p)
-    }
-
-    /// Whether some pile is empty: one test of all the heights, not a branch per
-    /// pile. A height is below 128, so adding 127 to its byte sets the byte's high
-    /// bit exactly when the height is not 0, and carries into no other byte.
+    /// Whether some pile is empty.
     #[inline(always)]
     fn any_empty(&self) -> bool {
-        let ones = per_pile((1 << P) - 1);
-        (self.heights + 0x7f * ones) & (ones << 7) != ones << 7
+        self.tops & NONE_BIT != 0
+    }
+
+    /// Set `tops` from the top cards.
+    #[inline(always)]
+    fn set_tops(&mut self) {
+        self.tops = (0..P).fold(0, |tops, p| tops | bit(self.top[p]));
     }
 
     /// Rounds that each discard from every pile that may be discarded (R2.1),
     /// without a branch per pile, until none may. A legal discard stays legal until
-    /// it is played (the higher card of its suit stays on top, or an even higher
+    /// it is played (the stronger card of its suit stays on top, or an even stronger
     /// one does), so the rounds reach the position that discarding first in R3
     /// order, again and again, reaches (see [`Position::discard_forced`]).
     ///
@@ -304,44 +320,44 @@ impl<const P: usize> Piles<P> {
     #[inline(always)]
     fn discard_rounds(&mut self, below: &[u8; 256]) {
         loop {
-            let mask = (0..P).fold(0u8, |mask, p| {
-                mask | u8::from(self.tops & stronger(self.top[p]) != 0) << p
-            });
-            if mask == 0 {
+            let gone = discardable(self.tops);
+            if gone & !NONE_BIT == 0 {
                 return;
             }
-            let mut tops = 0;
             for p in 0..P {
-                let discarded = mask >> p & 1 == 1;
-                let under = below[usize::from(self.top[p])];
-                self.top[p] = select_unpredictable(discarded, under, self.top[p]);
-                tops |= bit(self.top[p]);
+                let under = usize::from(below[at(self.top[p])]);
+                self.top[p] =
+                    select_unpredictable(gone & bit(self.top[p]) != 0, under, self.top[p]);
             }
-            self.tops = tops;
-            self.heights -= per_pile(mask);
+            self.set_tops();
         }
     }
 
     /// Deal `cards[next..next + P]` onto the piles, one card each.
     #[inline(always)]
-    fn deal_all(&mut self, below: &mut [u8; 256], cards: &[u8; CAP], next: usize) {
-        self.tops = 0;
+    fn deal_all(
+        &mut self,
+        below: &mut [u8; 256],
+        depth: &mut [u8; 256],
+        cards: &[u8; CAP],
+        next: usize,
+    ) {
         for p in 0..P {
             let card = cards[(next + p) % CAP];
-            below[usize::from(card)] = self.top[p];
-            self.top[p] = card;
-            self.tops |= bit(card);
+            below[usize::from(card)] = self.top[p] as u8;
+            depth[usize::from(card)] = depth[at(self.top[p])] + 1;
+            self.top[p] = usize::from(card);
         }
-        self.heights += per_pile((1 << P) - 1);
+        self.set_tops();
     }
 
     /// Put `card` on pile `p` (a short deal, or a deal onto the empty piles).
     #[inline]
-    fn push(&mut self, below: &mut [u8; 256], p: usize, card: u8) {
-        below[usize::from(card)] = self.top[p];
-        self.tops ^= bit(self.top[p]) ^ bit(card);
-        self.top[p] = card;
-        self.heights += 1 << (8 * p);
+    fn push(&mut self, below: &mut [u8; 256], depth: &mut [u8; 256], p: usize, card: u8) {
+        below[usize::from(card)] = self.top[p] as u8;
+        depth[usize::from(card)] = depth[at(self.top[p])] + 1;
+        self.top[p] = usize::from(card);
+        self.set_tops();
     }
 
     /// Fill the empty pile `dst` with the card at `index` from the top of pile
@@ -349,18 +365,28 @@ impl<const P: usize> Piles<P> {
     /// index: an index into the arrays would keep them in memory rather than in
     /// registers for the whole loop.
     #[inline(always)]
-    fn fill(&mut self, below: &mut [u8; 256], src: usize, dst: usize, index: u64) {
+    fn fill(
+        &mut self,
+        below: &mut [u8; 256],
+        depth: &mut [u8; 256],
+        src: usize,
+        dst: usize,
+        index: u64,
+    ) {
         let top = (0..P).fold(NONE, |card, p| {
-            select_unpredictable(p == src, self.top[p], card)
+            select_unpredictable(p == src, self.top[p] as u8, card)
         });
+        // The cards above the one that moves each go one place down.
         let (mut above, mut card) = (NONE, top);
         for _ in 0..index {
+            depth[usize::from(card)] -= 1;
             (above, card) = (card, below[usize::from(card)]);
         }
         let under = below[usize::from(card)];
         // `dst` is empty. A buried card leaves the top of `src` as it was; the top
         // card uncovers the one under it.
         below[usize::from(card)] = NONE;
+        depth[usize::from(card)] = 1;
         let src_top = if index == 0 {
             under
         } else {
@@ -368,12 +394,10 @@ impl<const P: usize> Piles<P> {
             top
         };
         for p in 0..P {
-            let top = select_unpredictable(p == dst, card, self.top[p]);
-            self.top[p] = select_unpredictable(p == src, src_top, top);
+            let top = select_unpredictable(p == dst, usize::from(card), self.top[p]);
+            self.top[p] = select_unpredictable(p == src, usize::from(src_top), top);
         }
-        // `src` has the card (so no byte borrows) and `dst` none.
-        self.heights = self.heights + (1 << (8 * dst)) - (1 << (8 * src));
-        self.tops ^= bit(top) ^ bit(src_top) ^ bit(card);
+        self.set_tops();
     }
 }
 
@@ -395,12 +419,12 @@ impl<const P: usize> Tableau for View<'_, P> {
 
     #[inline(always)]
     fn height(&self, p: usize) -> usize {
-        self.piles.height(p)
+        usize::from(self.table.depth[at(self.piles.top[p])])
     }
 
     #[inline]
     fn card_from_top(&self, p: usize, index: usize) -> Card {
-        let code = (0..index).fold(self.piles.top[p], |code, _| {
+        let code = (0..index).fold(self.piles.top[p] as u8, |code, _| {
             self.table.below[usize::from(code)]
         });
         self.table.card_of[usize::from(code)]
@@ -408,12 +432,12 @@ impl<const P: usize> Tableau for View<'_, P> {
 
     #[inline(always)]
     fn top_bit(&self, p: usize) -> u64 {
-        bit(self.piles.top[p]) & !bit(NONE)
+        self.table.rules_bit[at(self.piles.top[p])]
     }
 
     #[inline(always)]
     fn tops(&self) -> u64 {
-        self.piles.tops & !bit(NONE)
+        (0..P).fold(0, |tops, p| tops | self.top_bit(p))
     }
 
     #[inline(always)]
@@ -423,12 +447,14 @@ impl<const P: usize> Tableau for View<'_, P> {
 
     #[inline(always)]
     fn empty_piles(&self) -> usize {
-        self.piles.empty_mask().count_ones() as usize
+        self.empty_mask().count_ones() as usize
     }
 
     #[inline(always)]
     fn empty_mask(&self) -> u8 {
-        self.piles.empty_mask()
+        (0..P).fold(0, |m, p| {
+            m | u8::from(self.piles.top[p] == usize::from(NONE)) << p
+        })
     }
 }
 
@@ -445,6 +471,40 @@ mod tests {
         discards.sort();
         let piles = (0..pos.piles()).map(|p| pos.pile(p).to_vec()).collect();
         (piles, pos.stock().to_vec(), discards)
+    }
+
+    /// [`discardable`] says of every card what R2.1 says by the rules' own test
+    /// (`rules::stronger_bits`), for sets of up to five top cards under both rank
+    /// orders, with and without an empty pile's [`NONE`] among them.
+    #[test]
+    fn discardable_is_the_rules_discard_test() {
+        let mut rng = Rng::new(7);
+        for rules in [Rules::standard(), Rules::reverse()] {
+            let deck = rules.deck();
+            for _ in 0..20_000 {
+                let count = 1 + rng.below(5) as usize;
+                let tops: Vec<Card> = (0..count)
+                    .map(|_| deck[rng.below(deck.len() as u64) as usize])
+                    .collect();
+                let rules_tops = tops
+                    .iter()
+                    .fold(0, |m, &c| m | rules::top_bit(c, rules.ace_high));
+                let codes = tops
+                    .iter()
+                    .fold(0, |m, &c| m | bit(usize::from(card_code(c, &rules))));
+                for empty in [0, NONE_BIT] {
+                    let gone = discardable(codes | empty);
+                    for &card in &tops {
+                        let by_rules = rules_tops
+                            & rules::stronger_bits(rules::top_bit(card, rules.ace_high))
+                            != 0;
+                        let code = usize::from(card_code(card, &rules));
+                        assert_eq!(gone & bit(code) != 0, by_rules, "{card} among {tops:?}");
+                    }
+                    assert_eq!(gone & !(codes | NONE_BIT), 0, "only top cards go");
+                }
+            }
+        }
     }
 
     /// Random's own loop plays what `Random.play_out` plays on the dealt position
@@ -481,19 +541,19 @@ mod tests {
         table.cards = table.deck;
         shuffle_places(&mut table.cards, 52, &mut rng);
         let mut hot = Piles::<P> {
-            top: [NONE; MAX_PILES],
-            heights: 0,
+            top: [usize::from(NONE); MAX_PILES],
             tops: 0,
         };
-        hot.deal_all(&mut table.below, &table.cards, 0);
+        hot.deal_all(&mut table.below, &mut table.depth, &table.cards, 0);
         let mut next = P;
         loop {
             hot.discard_rounds(&table.below);
             if next == 52 {
-                return 52 - (0..P).map(|p| hot.height(p)).sum::<usize>();
+                table.top = hot.top.map(|code| code as u8);
+                return 52 - (0..P).map(|p| table.height(p)).sum::<usize>();
             }
             rng.skip(1);
-            hot.deal_all(&mut table.below, &table.cards, next);
+            hot.deal_all(&mut table.below, &mut table.depth, &table.cards, next);
             next += P;
         }
     }
