@@ -242,3 +242,17 @@ def test_stats_scores_must_match(engine, scores, exc):
     histogram[3], histogram[48] = 2, 1
     with pytest.raises(exc):
         engine.Stats(histogram, scores=scores)
+
+
+def test_the_before_and_after_script_times_each_build_by_turns(capsys):
+    """scripts/bench_simulate.py, which takes the README's before-and-after figures:
+    a line per build, the first the yardstick of the ratios."""
+    import runpy
+    import sys
+    from pathlib import Path
+
+    script = runpy.run_path(str(Path(__file__).parents[1] / "scripts" / "bench_simulate.py"))
+    assert script["main"](["--games", "2000", "--rounds", "2", "--against", sys.executable]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert first.startswith(f"{sys.executable}  wall: best ") and second.startswith(f"{sys.executable}  wall: ")
+    assert first.count("(1.000x)") == 4 and " cpu: best " in second
