@@ -6,8 +6,8 @@
 //! in a mask of top cards: suit s has the lane of bits 16s .. 16s + 15, in which a
 //! stronger card is a *lower* bit (bit 16s + 12 − strength), so that the tops that
 //! may be discarded are found for all piles at once by one subtraction
-//! ([`discardable`]). Every table is indexed by a `u8` with 256 places (no bounds
-//! check, no mask). The tops stay in registers; the cards under them are a linked
+//! ([`discardable`]). Every table has 256 places, so that a code indexes it with no
+//! bounds check. The tops stay in registers; the cards under them are a linked
 //! list in memory (`below`), and each card's place in its pile (`depth`) gives the
 //! heights. The decisions are the rules' own ([`rules::fill_choices`],
 //! `rules::deal_allowed`, and [`LegalMoves`] under `fill="any"`) on a [`Tableau`]
@@ -57,8 +57,8 @@ fn at(code: usize) -> usize {
 
 /// The bits of the cards of `tops` that may be discarded (R2.1): those with a
 /// stronger card of their suit in `tops`, that is every card of a lane but its
-/// lowest bit. Setting the lane's high bit and subtracting 1 from each lane clears
-/// exactly the lowest bit of each lane and borrows into no other lane. [`NONE`]'s
+/// lowest set bit. Setting the lane's high bit and subtracting 1 from each lane
+/// clears exactly the lowest set bit of each lane and borrows into no other lane. [`NONE`]'s
 /// bit may come out set too (it is the first lane's high bit): an empty pile that
 /// "discards" stays empty, for `below[NONE]` is [`NONE`], so only the test for an
 /// end of the rounds must leave it out. No card is made discardable by [`NONE`],
