@@ -83,7 +83,7 @@ impl PyBatchEngine {
     fn step<'py>(&self, py: Python<'py>, actions: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
         let reward = py.detach(|| {
             let mut batch = self.batch();
-            batch.step(&actions).map(|()| batch.reward().to_vec())
+            batch.step(actions).map(|()| batch.reward().to_vec())
         });
         Ok(PyBytes::new(py, &reward.or_py()?))
     }

@@ -54,7 +54,7 @@ impl PyGame {
 /// The cards of a deck argument: R6.2 text, or a sequence of `Card` or card texts.
 fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(text) = deck.cast::<PyString>() {
-        return cards::parse_cards(&text_of(&text)?).or_py();
+        return cards::parse_cards(&text_of(text)?).or_py();
     }
     let py = deck.py();
     static SET: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -75,7 +75,7 @@ fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         if let Ok(card) = item.cast::<PyCard>() {
             cards.push(card.get().0);
         } else if let Ok(text) = item.cast::<PyString>() {
-            cards.push(Card::parse(&text_of(&text)?).or_py()?);
+            cards.push(Card::parse(&text_of(text)?).or_py()?);
         } else if is_reference(&item, "Card")? {
             cards.push(Card::parse(&item.str()?.to_cow()?).or_py()?);
         } else {

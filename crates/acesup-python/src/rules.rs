@@ -61,7 +61,7 @@ fn set_option(rules: &mut Rules, option: &str, value: &Bound<'_, PyAny>) -> PyRe
         .then(|| value.extract::<i64>().ok())
         .flatten();
     let text = match value.cast::<PyString>() {
-        Ok(s) => Some(text_of(&s)?),
+        Ok(s) => Some(text_of(s)?),
         Err(_) => None,
     };
     let given = if let Ok(flag) = value.cast_exact::<PyBool>() {
