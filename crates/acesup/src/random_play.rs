@@ -120,15 +120,22 @@ impl RandomTable {
     /// strategy: `Game.from_seed(game_seed(seed, index))` played to its end.
     #[inline]
     pub fn play(&mut self, seed: u64, index: u64) -> usize {
-        let mut rng = Rng::new(game_seed(seed, index));
-        let size = self.rules.deck_size();
-        self.cards = self.deck;
-        shuffle_places(&mut self.cards, size, &mut rng);
+        let mut rng = self.shuffle(seed, index);
         if self.rules == Rules::standard() {
             self.play_piles::<4, true>(&mut rng)
         } else {
             by_piles!(self.rules, P => self.play_piles::<P, false>(&mut rng))
         }
+    }
+
+    /// Shuffle game `index` of master seed `seed` into `cards`; its strategy stream.
+    #[inline(always)]
+    fn shuffle(&mut self, seed: u64, index: u64) -> Rng {
+        let mut rng = Rng::new(game_seed(seed, index));
+        let size = self.rules.deck_size();
+        self.cards = self.deck;
+        shuffle_places(&mut self.cards, size, &mut rng);
+        rng
     }
 
     /// [`RandomTable::play`] after the shuffle, for a layout of `P` piles: the
@@ -144,11 +151,7 @@ impl RandomTable {
         };
         let end = rules.deck_size();
         let deal_to_all = rules.deal_to == DealTo::All;
-        let mut hot = Piles::<P> {
-            top: [usize::from(NONE); MAX_PILES],
-            tops: 0,
-        };
-        hot.deal_all(&mut self.below, &mut self.depth, &self.cards, 0);
+        let mut hot = Piles::<P>::first_deal(&mut self.below, &mut self.depth, &self.cards);
         let mut next = P;
         loop {
             hot.discard_rounds(&self.below);
@@ -248,6 +251,14 @@ fn card_code(card: Card, rules: &Rules) -> u8 {
     16 * card.suit() as u8 + rules::TOP_STRENGTH - rules::strength(card, rules)
 }
 
+/// Put `card` on the pile whose top is `top`: the pile's new top.
+#[inline(always)]
+fn place(below: &mut [u8; 256], depth: &mut [u8; 256], top: usize, card: u8) -> usize {
+    below[usize::from(card)] = top as u8;
+    depth[usize::from(card)] = depth[at(top)] + 1;
+    usize::from(card)
+}
+
 /// Random's choice ([`Random::pick`] of the [`LegalMoves`]) in `view`, a game with
 /// an empty pile in which no discard is legal, or None when no move is legal.
 /// When the fill rule moves top cards only (`fill="top"` or `"ace"`), the moves are
@@ -295,6 +306,17 @@ struct Piles<const P: usize> {
 }
 
 impl<const P: usize> Piles<P> {
+    /// A game's piles after its first deal, `cards[..P]`, onto the empty piles.
+    #[inline(always)]
+    fn first_deal(below: &mut [u8; 256], depth: &mut [u8; 256], cards: &[u8; CAP]) -> Piles<P> {
+        let mut piles = Piles {
+            top: [usize::from(NONE); MAX_PILES],
+            tops: 0,
+        };
+        piles.deal_all(below, depth, cards, 0);
+        piles
+    }
+
     /// Whether some pile is empty.
     #[inline(always)]
     fn any_empty(&self) -> bool {
@@ -343,10 +365,7 @@ impl<const P: usize> Piles<P> {
         next: usize,
     ) {
         for p in 0..P {
-            let card = cards[(next + p) % CAP];
-            below[usize::from(card)] = self.top[p] as u8;
-            depth[usize::from(card)] = depth[at(self.top[p])] + 1;
-            self.top[p] = usize::from(card);
+            self.top[p] = place(below, depth, self.top[p], cards[(next + p) % CAP]);
         }
         self.set_tops();
     }
@@ -354,9 +373,7 @@ impl<const P: usize> Piles<P> {
     /// Put `card` on pile `p` (a short deal, or a deal onto the empty piles).
     #[inline]
     fn push(&mut self, below: &mut [u8; 256], depth: &mut [u8; 256], p: usize, card: u8) {
-        below[usize::from(card)] = self.top[p] as u8;
-        depth[usize::from(card)] = depth[at(self.top[p])] + 1;
-        self.top[p] = usize::from(card);
+        self.top[p] = place(below, depth, self.top[p], card);
         self.set_tops();
     }
 
@@ -537,14 +554,8 @@ mod tests {
     /// its own, so a measure, not a proof, of how fast the loop could be).
     fn deals_and_discards(table: &mut RandomTable, seed: u64, index: u64) -> usize {
         const P: usize = 4;
-        let mut rng = Rng::new(game_seed(seed, index));
-        table.cards = table.deck;
-        shuffle_places(&mut table.cards, 52, &mut rng);
-        let mut hot = Piles::<P> {
-            top: [usize::from(NONE); MAX_PILES],
-            tops: 0,
-        };
-        hot.deal_all(&mut table.below, &mut table.depth, &table.cards, 0);
+        let mut rng = table.shuffle(seed, index);
+        let mut hot = Piles::<P>::first_deal(&mut table.below, &mut table.depth, &table.cards);
         let mut next = P;
         loop {
             hot.discard_rounds(&table.below);
