@@ -53,11 +53,15 @@ impl Rng {
     }
 }
 
+/// The multipliers of [`mix`].
+const MIX_1: u64 = 0xBF58_476D_1CE4_E5B9;
+const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
+
 /// The output function of SplitMix64: the last three lines of `next_u64()`.
 #[inline]
 pub const fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z = (z ^ (z >> 30)).wrapping_mul(MIX_1);
+    z = (z ^ (z >> 27)).wrapping_mul(MIX_2);
     z ^ (z >> 31)
 }
 
@@ -73,10 +77,7 @@ pub const fn game_seed(seed: u64, index: u64) -> u64 {
 /// montecarlo guesses the order of a stock.
 #[inline]
 pub fn shuffle_slice<T>(items: &mut [T], rng: &mut Rng) {
-    for i in (1..items.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        items.swap(i, j);
-    }
+    shuffle_by::<true>(items.len(), rng, |i, j| items.swap(i, j));
 }
 
 /// [`shuffle_slice`] of the first `len` (at most 64) places of `deck`: the same
@@ -84,9 +85,110 @@ pub fn shuffle_slice<T>(items: &mut [T], rng: &mut Rng) {
 /// shuffle a deck per game).
 #[inline]
 pub fn shuffle_places(deck: &mut [u8; 64], len: usize, rng: &mut Rng) {
+    shuffle_by::<true>(len, rng, |i, j| deck.swap(i & 63, j & 63));
+}
+
+/// The swaps of the shuffle of `len` places, `swap(i, j)` for i from `len - 1`
+/// down to 1 with `j = below(i + 1)`. With `WIDE`, where the CPU has AVX-512 and
+/// `len` is at most 64, the draws are made first, eight at a time
+/// ([`wide::draws`]), and only the swaps one by one; the plain loop (`WIDE` false)
+/// makes the same draws one at a time, and a test checks the two against each other.
+#[inline(always)]
+fn shuffle_by<const WIDE: bool>(len: usize, rng: &mut Rng, mut swap: impl FnMut(usize, usize)) {
+    #[cfg(target_arch = "x86_64")]
+    if WIDE && len <= 64 && wide::available() {
+        let mut draws = [0; 64];
+        // SAFETY: `available` has checked that the CPU has what `draws` is compiled for.
+        if unsafe { wide::draws(*rng, len, &mut draws) } {
+            let count = len.saturating_sub(1);
+            for (k, &j) in draws[..count].iter().enumerate() {
+                swap(len - 1 - k, usize::from(j));
+            }
+            rng.skip(count as u64);
+            return;
+        }
+    }
     for i in (1..len).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        deck.swap(i & 63, j & 63);
+        swap(i, rng.below(i as u64 + 1) as usize);
+    }
+}
+
+/// A shuffle's draws made eight at a time with AVX-512. SplitMix64's k-th output
+/// is `mix(state + k·GOLDEN)`, so the draws do not wait for each other.
+#[cfg(target_arch = "x86_64")]
+mod wide {
+    use super::{Rng, GOLDEN, MIX_1, MIX_2};
+    use std::arch::x86_64::*;
+
+    /// Whether this CPU has AVX-512 F and DQ (the 64-bit products of [`draws`]).
+    /// The standard library checks once and keeps the answer.
+    #[inline]
+    pub fn available() -> bool {
+        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512dq")
+    }
+
+    /// The places `j` that the shuffle of `len` places (at most 64) draws from
+    /// `rng`, in draw order: draw k is `below(len - k)`, into `out[k]`. False, with
+    /// `out` of no use, when a draw would need Lemire's second test (a product's low
+    /// half under its bound: about once in 10¹⁶ shuffles); the plain shuffle then
+    /// makes the draws, rejections and all.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and DQ ([`available`]).
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub unsafe fn draws(rng: Rng, len: usize, out: &mut [u8; 64]) -> bool {
+        let count = len.saturating_sub(1);
+        let lanes = |f: fn(u64) -> u64| {
+            _mm512_setr_epi64(
+                f(0) as i64,
+                f(1) as i64,
+                f(2) as i64,
+                f(3) as i64,
+                f(4) as i64,
+                f(5) as i64,
+                f(6) as i64,
+                f(7) as i64,
+            )
+        };
+        // Lane l of round r is draw k = 8r + l: the state after k + 1 steps, and the
+        // bound len - k.
+        let mut state = _mm512_add_epi64(
+            _mm512_set1_epi64(rng.state() as i64),
+            lanes(|l| (l + 1).wrapping_mul(GOLDEN)),
+        );
+        let mut bound = _mm512_sub_epi64(_mm512_set1_epi64(len as i64), lanes(|l| l));
+        for round in 0..count.div_ceil(8) {
+            let z = mix(state);
+            // The product z·n, for n < 2³²: its low half, and its high half (the
+            // draw) from the products of z's two 32-bit halves.
+            let low = _mm512_mullo_epi64(z, bound);
+            let carry = _mm512_srli_epi64(_mm512_mul_epu32(z, bound), 32);
+            let high = _mm512_mul_epu32(_mm512_srli_epi64(z, 32), bound);
+            let draw = _mm512_srli_epi64(_mm512_add_epi64(high, carry), 32);
+            // The lanes of the round's draws (the last round's may be fewer than 8).
+            let used: __mmask8 = u8::MAX >> (8 - (count - 8 * round).min(8));
+            if _mm512_mask_cmplt_epu64_mask(used, low, bound) != 0 {
+                return false;
+            }
+            _mm_storel_epi64(
+                out.as_mut_ptr().add(8 * round).cast(),
+                _mm512_cvtepi64_epi8(draw),
+            );
+            state = _mm512_add_epi64(state, _mm512_set1_epi64(GOLDEN.wrapping_mul(8) as i64));
+            bound = _mm512_sub_epi64(bound, _mm512_set1_epi64(8));
+        }
+        true
+    }
+
+    /// [`super::mix`] of eight states.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn mix(mut z: __m512i) -> __m512i {
+        z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 30));
+        z = _mm512_mullo_epi64(z, _mm512_set1_epi64(MIX_1 as i64));
+        z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 27));
+        z = _mm512_mullo_epi64(z, _mm512_set1_epi64(MIX_2 as i64));
+        _mm512_xor_si512(z, _mm512_srli_epi64(z, 31))
     }
 }
 
@@ -192,6 +294,68 @@ mod tests {
             shuffle_places(&mut places, len, &mut a);
             shuffle_slice(&mut slice[..len], &mut b);
             assert_eq!((places, a), (slice, b), "seed {seed}, {len} places");
+        }
+    }
+
+    /// The state whose next output is `z`: [`mix`] undone, step by step.
+    fn state_before(mut z: u64) -> u64 {
+        let undo_shift = |y: u64, s: u32| (0..64 / s).fold(y, |x, _| y ^ (x >> s));
+        // The inverse of an odd multiplier modulo 2⁶⁴, by Newton's iteration.
+        let inverse = |a: u64| {
+            (0..6).fold(a, |x, _| {
+                x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)))
+            })
+        };
+        z = undo_shift(z, 31).wrapping_mul(inverse(MIX_2));
+        z = undo_shift(z, 27).wrapping_mul(inverse(MIX_1));
+        undo_shift(z, 30).wrapping_sub(GOLDEN)
+    }
+
+    /// The shuffle with its draws made eight at a time (where the CPU has AVX-512)
+    /// is the plain loop's: the same places and the same state after, for every
+    /// length up to 64, and for two kinds of states made for it:
+    /// - the states whose k-th draw is rejected by Lemire's second test (draw k is
+    ///   0, whose product with any bound has a low half of 0), so that the plain
+    ///   loop redraws and every later draw moves on by one;
+    /// - the states whose first draw z, times 52, carries from the product of z's
+    ///   low 32 bits into the high half (z's high half times 52 just under a
+    ///   multiple of 2³², its low half all ones).
+    #[test]
+    fn wide_draws_shuffle_as_the_plain_loop() {
+        assert_eq!(mix(state_before(12345).wrapping_add(GOLDEN)), 12345);
+        let rejected = (0..64u64).map(|k| 0u64.wrapping_sub((k + 1).wrapping_mul(GOLDEN)));
+        let carried = (1..52u64).map(|t| state_before(((t << 32) / 52) << 32 | 0xFFFF_FFFF));
+        let seeds: Vec<u64> = (0..3_000)
+            .map(|i| game_seed(17, i))
+            .chain(rejected)
+            .chain(carried)
+            .collect();
+        for &seed in &seeds {
+            for len in 0..=64 {
+                let mut wide: [u8; 64] = std::array::from_fn(|i| i as u8);
+                let mut plain = wide;
+                let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+                shuffle_by::<true>(len, &mut a, |i, j| wide.swap(i, j));
+                shuffle_by::<false>(len, &mut b, |i, j| plain.swap(i, j));
+                assert_eq!((wide, a), (plain, b), "seed {seed:#x}, {len} places");
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if wide::available() {
+            let mut draws = [0; 64];
+            // SAFETY: the CPU has AVX-512 F and DQ.
+            let made =
+                |seed: u64, draws: &mut [u8; 64]| unsafe { wide::draws(Rng::new(seed), 52, draws) };
+            assert!(
+                made(seeds[0], &mut draws),
+                "an ordinary state needs no redraw"
+            );
+            for k in 0..64 {
+                // Only the 51 draws of a 52-card shuffle are made.
+                assert_eq!(made(seeds[3_000 + k], &mut draws), k >= 51, "draw {k}");
+            }
+        } else {
+            eprintln!("no AVX-512 here: only the plain loop was tested");
         }
     }
 
