@@ -30,6 +30,10 @@ pub type Flag = Arc<AtomicBool>;
 pub struct Cancel {
     pub flag: Option<Flag>,
     pub deadline: Option<Instant>,
+    /// Raised by the first [`requested`] that answers yes: from then on some work of
+    /// the run may have cut itself short. Shared by the clones that carry the run to
+    /// its threads.
+    seen: Flag,
 }
 
 impl Cancel {
@@ -37,23 +41,28 @@ impl Cancel {
     pub fn on(flag: Flag) -> Cancel {
         Cancel {
             flag: Some(flag),
-            deadline: None,
+            ..Cancel::default()
         }
     }
 
     /// Stop once `time` has passed from now.
     pub fn after(time: Duration) -> Cancel {
         Cancel {
-            flag: None,
             deadline: Some(Instant::now() + time),
+            ..Cancel::default()
         }
     }
 
     fn requested(&self) -> bool {
-        self.flag
+        let stop = self
+            .flag
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|t| Instant::now() >= t)
+            || self.deadline.is_some_and(|t| Instant::now() >= t);
+        if stop {
+            self.seen.store(true, Ordering::Relaxed);
+        }
+        stop
     }
 }
 
@@ -68,6 +77,14 @@ thread_local! {
 #[inline]
 pub fn requested() -> bool {
     CURRENT.with(|c| c.borrow().requested())
+}
+
+/// Whether some work of the run this thread works for has been told to stop (a
+/// [`requested`] answered yes, on any of its threads), and so may have cut itself
+/// short. Work that never asks, such as a random play-out, runs to its end and is
+/// whole even when the flag was raised or the deadline passed meanwhile.
+pub fn seen() -> bool {
+    CURRENT.with(|c| c.borrow().seen.load(Ordering::Relaxed))
 }
 
 /// The `Cancel` of the run this thread works for (what [`Scope::enter`] made current).
@@ -129,5 +146,22 @@ mod tests {
             assert!(requested());
         }
         assert!(!requested());
+    }
+
+    /// A request is seen once some work asked and was told to stop, by the run's
+    /// clones on every thread, and not merely because the deadline passed.
+    #[test]
+    fn a_request_is_seen_when_asked() {
+        let cancel = Cancel::after(Duration::ZERO);
+        let _scope = Scope::enter(cancel.clone());
+        assert!(!seen(), "nothing asked yet");
+        let other = std::thread::spawn(move || {
+            let _scope = Scope::enter(cancel);
+            requested()
+        });
+        assert!(other.join().unwrap());
+        assert!(seen(), "asked on another thread of the run");
+        let _fresh = Scope::enter(Cancel::after(Duration::ZERO));
+        assert!(!seen(), "another run");
     }
 }

@@ -273,9 +273,12 @@ impl ChunkedRun {
     }
 
     /// Plays the next chunk with `strategy` on `pool`; false when the run was
-    /// already complete. A chunk cut short by [`cancel::requested`] does not count:
-    /// the run stays where it was (true). `ValueError` when a count would pass
-    /// 2⁶⁴ - 1.
+    /// already complete. A chunk in which some game may have been cut short (it
+    /// asked [`cancel::requested`] and was told to stop: [`cancel::seen`]) does not
+    /// count: the run stays where it was (true). A chunk whose games all ran to
+    /// their ends counts, even if a deadline passed meanwhile (the bindings' quick
+    /// try: random play-outs never ask, and their chunk under way is not played
+    /// twice). `ValueError` when a count would pass 2⁶⁴ - 1.
     pub fn play_chunk<S: Strategy + ?Sized>(&mut self, pool: &Pool, strategy: &S) -> Result<bool> {
         let Some((first, count)) = self.chunks.next_chunk() else {
             return Ok(false);
@@ -292,8 +295,8 @@ impl ChunkedRun {
                 )
             }
         };
-        if cancel::requested() {
-            // Cut short: its games may not be the strategy's; the run stays as it was.
+        if cancel::seen() {
+            // Maybe cut short: its games may not be the strategy's; the run stays as it was.
             self.chunks.put_back(count);
             return Ok(true);
         }
@@ -501,6 +504,21 @@ mod tests {
             big.took(Duration::ZERO);
         }
         assert_eq!(big.next_chunk().unwrap().1, CHUNK_PER_THREAD);
+    }
+
+    /// Under a deadline that has passed, a chunk of random play-outs (which never ask
+    /// whether to stop) counts, and a chunk of montecarlo games, whose decisions ask
+    /// and are cut short, is given back.
+    #[test]
+    fn only_a_chunk_told_to_stop_is_given_back() {
+        let _scope = cancel::Scope::enter(cancel::Cancel::after(Duration::ZERO));
+        let played = |strategy: &Builtin| {
+            let mut run = ChunkedRun::new(Rules::standard(), 3, 0, 8, 1, false);
+            assert!(run.play_chunk(&Pool::Current, strategy).unwrap());
+            run.finish().0.games()
+        };
+        assert_eq!(played(&Builtin::parse("random").unwrap()), 1);
+        assert_eq!(played(&Builtin::parse("montecarlo").unwrap()), 0);
     }
 
     /// A chunked run adds up to the run in one piece, scores included, whether the
