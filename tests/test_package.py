@@ -57,6 +57,27 @@ def test_import_acesup_loads_neither_matplotlib_nor_dask():
     fresh_python("import sys, acesup; assert not {'matplotlib', 'dask', 'distributed'} & set(sys.modules)")
 
 
+@pytest.mark.parametrize("module, unloaded", [("acesup", ["numpy", "importlib.metadata"]),
+                                              ("acesup.cli", ["numpy"])])
+def test_numpy_waits_for_batch(module, unloaded):
+    """Neither the package nor the command line loads NumPy (and starts its BLAS
+    threads) until something needs it; ``acesup.Batch`` and ``__version__`` come
+    on first use, as the package's own attributes."""
+    out = fresh_python(f"""
+import sys
+import {module}
+import acesup
+assert not set({unloaded}) & set(sys.modules), sorted(sys.modules)
+assert {{'Batch', '__version__'}} <= set(dir(acesup))
+print(acesup.__version__)
+assert acesup.Batch is sys.modules['acesup.batch'].Batch and 'numpy' in sys.modules
+assert vars(acesup)['Batch'] is acesup.Batch
+from acesup import *
+assert Batch is acesup.Batch
+""")
+    assert out.strip() == acesup.__version__
+
+
 def test_an_unknown_attribute_is_still_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'frobnicate'"):
         acesup.frobnicate  # noqa: B018

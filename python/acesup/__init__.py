@@ -7,12 +7,14 @@ docs/API.md. The exceptions are those of ``acesup.errors``, and ``compare`` is
 that of ``acesup.compare``, both shared by the two engines.
 
 ``acesup.reference``, ``acesup.plot`` and ``acesup.distributed`` are loaded on
-first use (``acesup.reference.Game`` works after a bare ``import acesup``), so
-that importing the package stays fast and needs neither matplotlib nor Dask.
+first use (``acesup.reference.Game`` works after a bare ``import acesup``), and so
+are ``acesup.Batch`` and ``__version__``, so that importing the package stays fast
+and loads neither matplotlib nor Dask nor NumPy: NumPy's import takes about a
+tenth of a second, and its BLAS threads then spin for about as long, on cores
+that a run started right after the import would use.
 """
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version as _version
 
 from ._core import (
     BuiltinStrategy,
@@ -35,30 +37,42 @@ from ._core import (
     solve_deals,
     strategy,
 )
-from .batch import Batch
 from .compare import Comparison, Pair, compare_in
 from . import errors
 from .errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
 
 compare = compare_in(simulate)
 
-try:
-    __version__ = _version("acesup")  # the version pyproject.toml gives, from the installed metadata
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
-
 _LAZY = ("reference", "plot", "distributed")  # submodules loaded on first access
 
 
+def _version() -> str:
+    """The version pyproject.toml gives, from the installed metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("acesup")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> object:
-    """Loads the submodules of ``_LAZY`` on first access as attributes."""
+    """Loads the submodules of ``_LAZY``, ``Batch`` and ``__version__`` on first
+    access as attributes, and keeps them as the module's own."""
     if name in _LAZY:
         return importlib.import_module(f"{__name__}.{name}")  # import_module also sets the attribute
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name == "Batch":
+        value: object = importlib.import_module(f"{__name__}.batch").Batch
+    elif name == "__version__":
+        value = _version()
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"Batch", "__version__"})
 
 __all__ = [
     "Card",

@@ -42,11 +42,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 import acesup
-import acesup.reference
+
+if TYPE_CHECKING:  # the command line imports this module to build its parser: no NumPy then
+    import numpy as np
 
 from .arguments import games_count, int_at_least
 
@@ -129,6 +130,8 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
     deals the solver is timed on, each searched up to ``node_limit`` positions;
     ``montecarlo_games`` (0 to skip) the games montecarlo is timed on.
     """
+    import acesup.reference  # here, not at the top: it loads NumPy (see the imports)
+
     cores = os.cpu_count() or 1
     acesup.simulate(10_000, strategy, rules, seed=1, threads=1)  # warm up caches and the thread pool
     one = two = processes = 0.0
@@ -207,8 +210,8 @@ def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     """A uniformly random legal action of each row of ``mask`` (BATCH.md's example):
     its k-th legal action for k uniform below the row's number of legal actions, one
     draw a row (action 0 in a row without any)."""
-    seen = np.cumsum(mask, axis=1, dtype=np.uint8)  # the legal actions up to each action (A <= 226)
-    k = (rng.random(len(mask)) * seen[:, -1]).astype(np.uint8)
+    seen = mask.cumsum(axis=1, dtype="uint8")  # the legal actions up to each action (A <= 226)
+    k = (rng.random(len(mask)) * seen[:, -1]).astype("uint8")
     return (seen > k[:, None]).argmax(axis=1)
 
 
@@ -229,6 +232,8 @@ def measure_batch(slots: int = 65_536, steps: int = 100, callable_games: int = 1
     def random_callable(game: acesup.Game) -> acesup.Move:
         moves = game.legal_moves()  # the forced discard first, as the Batch plays it
         return moves[0] if moves[0].kind == "discard" else choice.choice(moves)
+
+    import numpy as np  # here, not at the top (see the imports)
 
     called = _rate(lambda: acesup.simulate(callable_games, random_callable, seed=5), callable_games)
     rng = np.random.default_rng(1)

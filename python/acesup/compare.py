@@ -16,9 +16,10 @@ import html
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
+if TYPE_CHECKING:  # scores arrive as NumPy arrays, and only their methods are used here,
+    import numpy as np  # so that importing acesup does not load NumPy
 
 __all__ = ["Comparison", "Pair", "compare_in", "mcnemar_exact_p", "paired_diff_ci95", "mean_diff_ci95"]
 
@@ -202,10 +203,10 @@ def mean_diff_ci95(diffs: np.ndarray, win_score: int = STANDARD_WIN) -> tuple[fl
 
 def _pair(a: str, b: str, scores_a: np.ndarray, scores_b: np.ndarray, win_score: int) -> Pair:
     won_a, won_b = scores_a == win_score, scores_b == win_score
-    b_count = int(np.count_nonzero(won_a & ~won_b))
-    c_count = int(np.count_nonzero(won_b & ~won_a))
+    b_count = int((won_a & ~won_b).sum())
+    c_count = int((won_b & ~won_a).sum())
     n = len(scores_a)
-    diffs = scores_a.astype(np.int64) - scores_b.astype(np.int64)
+    diffs = scores_a.astype("int64") - scores_b.astype("int64")
     return Pair(
         a=a, b=b, games=n, wins_a_only=b_count, wins_b_only=c_count,
         diff=(b_count - c_count) / n if n else math.nan,
