@@ -7,7 +7,9 @@ and only ratios taken side by side mean something:
   thread, games per second on two threads and on every core, and on two
   processes of one thread each that start playing at the same moment (what two
   threads should match: the host's own scaling); the first three timed in
-  alternated rounds, each the best of its rounds;
+  alternated rounds, each the best of its rounds; and, with two rounds or more,
+  the mean of each round's two threads over its two processes with its standard
+  error (``--rounds 30`` makes it fine enough to tell 1-2% from the noise);
 - montecarlo's milliseconds a game on one thread, and the size in bytes of a
   native position (which montecarlo and greedy copy per candidate);
 - native games/s divided by reference games/s for the same strategy;
@@ -36,8 +38,10 @@ The figures are printed, never asserted: speed is not a test.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -59,6 +63,10 @@ EXAMPLES = """examples:
   acesup bench --strategy greedy --games 200000 time another strategy
   acesup bench --batch-only                     only the batch section
 """
+
+
+_MEAN_RATIO = "2 threads / 2 processes, mean of the rounds"
+_RATIO_ERROR = "2 threads / 2 processes, its standard error"
 
 
 def _rate(run: Callable[[], object], games: int) -> float:
@@ -135,12 +143,14 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
     cores = os.cpu_count() or 1
     acesup.simulate(10_000, strategy, rules, seed=1, threads=1)  # warm up caches and the thread pool
     one = two = processes = 0.0
+    ratios = []  # each round's two threads over its two processes
     for _ in range(rounds):  # alternated, the best of each: the machine's noise comes and goes
         one = max(one, _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=1),
                              native_games))
-        two = max(two, _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=2),
-                             native_games))
-        processes = max(processes, _two_processes(native_games // 2, strategy, rules))
+        two_now = _rate(lambda: acesup.simulate(native_games, strategy, rules, seed=2, threads=2), native_games)
+        processes_now = _two_processes(native_games // 2, strategy, rules)
+        two, processes = max(two, two_now), max(processes, processes_now)
+        ratios.append(two_now / processes_now)
     reference_rules = None if rules is None else acesup.reference.Rules.parse(str(rules))
     reference = _rate(lambda: acesup.reference.simulate(reference_games, strategy, reference_rules, seed=2),
                       reference_games)
@@ -151,6 +161,8 @@ def measure(native_games: int = 2_000_000, reference_games: int = 5_000, memory_
         "native games/s, 2 threads": two,
         "native games/s, 2 processes of 1 thread": processes,
         "2 threads / 2 processes": two / processes,
+        **({_MEAN_RATIO: statistics.mean(ratios),
+            _RATIO_ERROR: statistics.stdev(ratios) / math.sqrt(len(ratios))} if len(ratios) >= 2 else {}),
         "2 threads / 1 thread": two / one,
         "reference games/s": reference,
         "native / reference (1 thread)": one / reference,
@@ -320,7 +332,9 @@ def run(args: argparse.Namespace) -> int:
     width = max(map(len, figures))
     for name, value in figures.items():
         if isinstance(value, float):
-            value = f"{value:,.2f}" if " / " in name else f"{value:,.1f}"  # a ratio: two decimals
+            # A ratio: two decimals; the mean of the rounds' ratios and its error, three.
+            value = f"{value:.3f}" if name in (_MEAN_RATIO, _RATIO_ERROR) else (
+                f"{value:,.2f}" if " / " in name else f"{value:,.1f}")
         print(f"{name:<{width}}  {value}")
     return 0
 
