@@ -176,14 +176,11 @@ pub fn simulate(
         StrategyArg::Builtin(builtin) => {
             crate::optimal::prepare(py, &builtin, rules)?;
             let pool = Pool::new(threads).or_py()?;
-            let mut run = ChunkedRun::new(rules, seed, start, games, pool.threads(), keep_scores);
-            // Ctrl-C raises the run's flag, which stops the chunk under way within
-            // its games and the run after it; a cut chunk does not count.
+            let mut run = ChunkedRun::new(rules, seed, start, games, keep_scores);
+            // Ctrl-C raises the run's flag, which stops the chunks under way within
+            // their games and the run after them; a cut chunk does not count.
             quickly_or_interruptible(py, || {
-                let mut more = Ok(true);
-                while !cancel::requested() && matches!(more, Ok(true)) {
-                    more = run.play_chunk(&pool, &builtin);
-                }
+                let more = run.play_chunks(&pool, &builtin);
                 (!cancel::requested()).then_some(more)
             })?
             .or_py()?;
@@ -194,7 +191,7 @@ pub fn simulate(
             shown_name,
         } => {
             let _level = Nesting::enter()?;
-            let mut run = ChunkedRun::new(rules, seed, start, games, 1, keep_scores);
+            let mut run = ChunkedRun::new(rules, seed, start, games, keep_scores);
             let mut asker = Asker {
                 function,
                 name: shown_name,

@@ -53,6 +53,17 @@ impl Cancel {
         }
     }
 
+    /// The same stop (flag and deadline) with a [`seen`] of its own: for a thread
+    /// that must tell whether its own work was cut, whatever the run's other
+    /// threads were told meanwhile (`Pool::each_thread`).
+    pub fn apart(&self) -> Cancel {
+        Cancel {
+            flag: self.flag.clone(),
+            deadline: self.deadline,
+            seen: Flag::default(),
+        }
+    }
+
     fn requested(&self) -> bool {
         let stop = self
             .flag

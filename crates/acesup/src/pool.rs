@@ -96,6 +96,24 @@ impl Pool {
             Pool::Dedicated(pool) => pool.install(parallel),
         }
     }
+
+    /// Runs `work` once on each thread of this pool, all at the same time (on the
+    /// calling thread alone for [`Pool::Current`]), and returns when every one has
+    /// returned. The caller's [`cancel::current`] is current on each, with a
+    /// `seen` of its own ([`cancel::Cancel::apart`]), so that [`cancel::seen`] on
+    /// a thread says whether that thread's own work was told to stop.
+    pub fn each_thread(&self, work: impl Fn() + Sync) {
+        let cancel = cancel::current();
+        let one = || {
+            let _scope = cancel::Scope::enter(cancel.apart());
+            work();
+        };
+        match self {
+            Pool::Current => one(),
+            Pool::Global => drop(rayon::broadcast(|_| one())),
+            Pool::Dedicated(pool) => drop(pool.broadcast(|_| one())),
+        }
+    }
 }
 
 /// The threads that a run asked for `threads` plays on, as [`Pool::new`] counts

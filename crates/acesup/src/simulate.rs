@@ -16,9 +16,11 @@ use crate::rules::Rules;
 use crate::stats::Stats;
 use crate::strategies::Strategy;
 use crate::{Error, Result};
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// The most games per thread between two checks for Ctrl-C by the bindings:
+/// The most games a thread plays between two checks for Ctrl-C by the bindings:
 /// tens of milliseconds of random play-outs.
 pub const CHUNK_PER_THREAD: u64 = 1 << 15;
 
@@ -147,10 +149,11 @@ impl Pool {
     }
 }
 
-/// The chunks of a run between two checks for Ctrl-C, sized to take about
-/// [`CHUNK_TIME`] whatever a game costs: from a game per thread, a chunk doubles
-/// while chunks end in less than half that time and halves when one takes more
-/// than twice as long, within one and [`CHUNK_PER_THREAD`] games per thread. A
+/// The chunks of a run, each played by one thread between two of its checks for
+/// Ctrl-C, sized to take about [`CHUNK_TIME`] whatever a game costs: from one
+/// game, a chunk doubles while chunks end in less than half that time and halves
+/// when one takes more than twice as long, within one and [`CHUNK_PER_THREAD`]
+/// games. A
 /// random play-out takes a microsecond and a montecarlo game a millisecond, so no
 /// fixed size suits both. The sizes never change a result: a game depends on its
 /// index alone.
@@ -158,25 +161,29 @@ pub struct AdaptiveChunks {
     next: u64,
     left: u128,
     size: u64,
-    least: u64,
     most: u64,
+    /// Chunks given back ([`AdaptiveChunks::put_back`]), handed out again first.
+    given_back: Vec<(u64, u64)>,
 }
 
 impl AdaptiveChunks {
-    /// The chunks of `games` games from index `start` (modulo 2⁶⁴) on `threads` threads.
-    pub fn new(start: u64, games: u128, threads: usize) -> AdaptiveChunks {
-        let least = threads.max(1) as u64;
+    /// The chunks of `games` games from index `start` (modulo 2⁶⁴).
+    pub fn new(start: u64, games: u128) -> AdaptiveChunks {
         AdaptiveChunks {
             next: start,
             left: games,
-            size: least,
-            least,
-            most: CHUNK_PER_THREAD * least,
+            size: 1,
+            most: CHUNK_PER_THREAD,
+            given_back: Vec::new(),
         }
     }
 
     /// The next chunk, (first index, count), or None when the run is covered.
     pub fn next_chunk(&mut self) -> Option<(u64, u64)> {
+        if let Some(chunk) = self.given_back.pop() {
+            self.left -= u128::from(chunk.1);
+            return Some(chunk);
+        }
         if self.left == 0 {
             return None;
         }
@@ -187,16 +194,34 @@ impl AdaptiveChunks {
         Some(chunk)
     }
 
+    /// The next chunk for one of `threads` threads that each take the next chunk as
+    /// soon as they are done with one: at most a 2·`threads`-th part of the games
+    /// left, so that the chunks shrink towards the end of the run and the threads'
+    /// last chunks end close together (no thread waits long for another).
+    pub fn next_chunk_among(&mut self, threads: usize) -> Option<(u64, u64)> {
+        let most = self.left / (2 * threads.max(1) as u128);
+        let size = self.size;
+        self.size = size.min(u64::try_from(most).unwrap_or(u64::MAX)).max(1);
+        let chunk = self.next_chunk();
+        self.size = size;
+        chunk
+    }
+
     /// The next chunk of at most `most` games, whatever the timings said.
     pub fn next_chunk_of(&mut self, most: u64) -> Option<(u64, u64)> {
         self.size = most;
         self.next_chunk()
     }
 
-    /// Take back the last chunk, of `count` games, to be played again.
-    pub fn put_back(&mut self, count: u64) {
-        self.next = self.next.wrapping_sub(count);
-        self.left += u128::from(count);
+    /// Take back a chunk handed out, (first index, count), to be handed out again.
+    pub fn put_back(&mut self, chunk: (u64, u64)) {
+        self.given_back.push(chunk);
+        self.left += u128::from(chunk.1);
+    }
+
+    /// Whether every chunk has been handed out and none given back.
+    pub fn is_done(&self) -> bool {
+        self.left == 0
     }
 
     /// Adapt the size of the next chunks to the time the last one took.
@@ -204,9 +229,15 @@ impl AdaptiveChunks {
         if elapsed < CHUNK_TIME / 2 {
             self.size = (self.size * 2).min(self.most);
         } else if elapsed > CHUNK_TIME * 2 {
-            self.size = (self.size / 2).max(self.least);
+            self.size = (self.size / 2).max(1);
         }
     }
+}
+
+/// The value behind `mutex`, even if a thread panicked while it held it (a panic
+/// on a pool's thread comes back to the caller, which sees it there).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// A run of seeded games played chunk by chunk, so that its caller can look for
@@ -217,8 +248,13 @@ pub struct ChunkedRun {
     chunks: AdaptiveChunks,
     rules: Rules,
     seed: u64,
+    start: u64,
     stats: Stats,
+    /// The scores of the games from `start` on, as far as every game is played.
     scores: Option<Vec<u8>>,
+    /// The scores of chunks played past a game that is not yet, by their first
+    /// game's place in the run: at most one chunk a thread but one.
+    ahead: BTreeMap<u64, Vec<u8>>,
 }
 
 /// The most games of a strategy that is asked through a callback per chunk.
@@ -247,19 +283,14 @@ pub enum AskError<E> {
 
 impl ChunkedRun {
     /// Games `start .. start + games` (modulo 2⁶⁴) of master seed `seed`, in chunks
-    /// sized for `threads` threads (see [`AdaptiveChunks`]).
-    pub fn new(
-        rules: Rules,
-        seed: u64,
-        start: u64,
-        games: u128,
-        threads: usize,
-        keep_scores: bool,
-    ) -> ChunkedRun {
+    /// of one thread's games (see [`AdaptiveChunks`]).
+    pub fn new(rules: Rules, seed: u64, start: u64, games: u128, keep_scores: bool) -> ChunkedRun {
         ChunkedRun {
-            chunks: AdaptiveChunks::new(start, games, threads),
+            chunks: AdaptiveChunks::new(start, games),
             rules,
             seed,
+            start,
+            ahead: BTreeMap::new(),
             stats: Stats::empty(rules.win_score()),
             scores: keep_scores.then(|| {
                 // Room for every score at once, so that the scores do not grow by
@@ -272,40 +303,68 @@ impl ChunkedRun {
         }
     }
 
-    /// Plays the next chunk with `strategy` on `pool`; false when the run was
-    /// already complete. A chunk in which some game may have been cut short (it
-    /// asked [`cancel::requested`] and was told to stop: [`cancel::seen`]) does not
-    /// count: the run stays where it was (true). A chunk whose games all ran to
-    /// their ends counts, even if a deadline passed meanwhile (the bindings' quick
-    /// try: random play-outs never ask, and their chunk under way is not played
-    /// twice). `ValueError` when a count would pass 2⁶⁴ - 1.
-    pub fn play_chunk<S: Strategy + ?Sized>(&mut self, pool: &Pool, strategy: &S) -> Result<bool> {
-        let Some((first, count)) = self.chunks.next_chunk() else {
-            return Ok(false);
-        };
-        let began = Instant::now();
-        let (rules, seed) = (self.rules, self.seed);
-        let (part, scores) = match &self.scores {
-            None => (pool.run(strategy, rules, seed, first, count), None),
-            Some(_) => {
-                let scores = pool.run_scores(strategy, rules, seed, first, count);
-                (
-                    Stats::from_scores(&scores, rules.win_score())?,
-                    Some(scores),
-                )
+    /// Plays the run's chunks with `strategy` on every thread of `pool` at once,
+    /// each thread taking the next chunk as soon as it is done with one, so that no
+    /// thread waits for another until the run ends; false when the run is complete,
+    /// true when cancellation stopped it first ([`cancel::requested`], which each
+    /// thread asks between its chunks). A chunk in which some game may have been
+    /// cut short (it asked [`cancel::requested`] and was told to stop: its thread's
+    /// [`cancel::seen`]) does not count and is played again by the next call; a
+    /// chunk whose games all ran to their ends counts, even if a deadline passed
+    /// meanwhile (the bindings' quick try: random play-outs never ask, and their
+    /// chunks under way are not played twice). `ValueError` when a count would
+    /// pass 2⁶⁴ - 1.
+    pub fn play_chunks<S: Strategy + ?Sized>(&mut self, pool: &Pool, strategy: &S) -> Result<bool> {
+        let (rules, seed, keep_scores) = (self.rules, self.seed, self.scores.is_some());
+        let threads = pool.threads();
+        let run = Mutex::new((&mut *self, Ok(())));
+        pool.each_thread(|| {
+            let mut table = Table::new(rules);
+            while !cancel::requested() {
+                let Some((first, count)) = ({
+                    let (run, failed) = &mut *lock(&run);
+                    failed
+                        .is_ok()
+                        .then(|| run.chunks.next_chunk_among(threads))
+                        .flatten()
+                }) else {
+                    return;
+                };
+                let began = Instant::now();
+                let mut part = Stats::empty(rules.win_score());
+                let mut scores = Vec::new();
+                for i in 0..count {
+                    let score = table.play_game(strategy, seed, first.wrapping_add(i));
+                    part.record(score);
+                    if keep_scores {
+                        scores.push(score as u8);
+                    }
+                }
+                let (run, failed) = &mut *lock(&run);
+                if cancel::seen() {
+                    // Maybe cut short: its games may not be the strategy's.
+                    run.chunks.put_back((first, count));
+                } else if failed.is_ok() {
+                    *failed = run.record(first, &part, scores);
+                    run.chunks.took(began.elapsed());
+                }
             }
-        };
-        if cancel::seen() {
-            // Maybe cut short: its games may not be the strategy's; the run stays as it was.
-            self.chunks.put_back(count);
-            return Ok(true);
+        });
+        let (_, failed) = run.into_inner().unwrap_or_else(|p| p.into_inner());
+        failed.map(|()| !self.chunks.is_done())
+    }
+
+    /// Counts the chunk of games from `first` on, whose statistics are `part` and,
+    /// when the run keeps them, whose scores are `scores`.
+    fn record(&mut self, first: u64, part: &Stats, scores: Vec<u8>) -> Result<()> {
+        self.stats = self.stats.merge(part)?;
+        if let Some(all) = &mut self.scores {
+            self.ahead.insert(first.wrapping_sub(self.start), scores);
+            while let Some(next) = self.ahead.remove(&(all.len() as u64)) {
+                all.extend_from_slice(&next);
+            }
         }
-        if let (Some(all), Some(part)) = (&mut self.scores, scores) {
-            all.extend_from_slice(&part);
-        }
-        self.stats = self.stats.merge(&part)?;
-        self.chunks.took(began.elapsed());
-        Ok(true)
+        Ok(())
     }
 
     /// Plays the next chunk (at most [`CALLBACK_CHUNK`] games) on this thread with a
@@ -484,7 +543,7 @@ mod tests {
     /// and shrinking when they are slow, within their bounds.
     #[test]
     fn adaptive_chunks_cover_the_run_and_adapt() {
-        let mut chunks = AdaptiveChunks::new(u64::MAX - 2, 1000, 2);
+        let mut chunks = AdaptiveChunks::new(u64::MAX - 2, 1000);
         let mut covered = Vec::new();
         let mut sizes = Vec::new();
         while let Some((first, count)) = chunks.next_chunk() {
@@ -497,8 +556,8 @@ mod tests {
             .map(|i| (u64::MAX - 2).wrapping_add(i))
             .collect();
         assert_eq!(covered, expected);
-        assert_eq!(sizes[..7], [2, 4, 8, 16, 32, 16, 32]);
-        let mut big = AdaptiveChunks::new(0, u128::from(u64::MAX) + 1, 1);
+        assert_eq!(sizes[..7], [1, 2, 4, 8, 16, 8, 16]);
+        let mut big = AdaptiveChunks::new(0, u128::from(u64::MAX) + 1);
         for _ in 0..40 {
             big.next_chunk();
             big.took(Duration::ZERO);
@@ -506,19 +565,127 @@ mod tests {
         assert_eq!(big.next_chunk().unwrap().1, CHUNK_PER_THREAD);
     }
 
-    /// Under a deadline that has passed, a chunk of random play-outs (which never ask
-    /// whether to stop) counts, and a chunk of montecarlo games, whose decisions ask
-    /// and are cut short, is given back.
+    /// Random's moves, and at the games of `raise_at` (once each) it waits `pause`,
+    /// while the run's other threads go on, raises `flag`, the run's cancel flag,
+    /// and then asks whether to stop when `asks` (as montecarlo's decisions do:
+    /// that game is cut short) or not (as random play-outs: it runs to its end).
+    struct Raises {
+        flag: cancel::Flag,
+        raise_at: Mutex<Vec<u64>>,
+        asks: bool,
+        pause: Duration,
+    }
+
+    impl Strategy for Raises {
+        fn choose(&self, pos: &Position, rng: &mut Rng) -> Option<Move> {
+            Random.choose(pos, rng)
+        }
+
+        fn play_out(&self, pos: &mut Position, rng: &mut Rng) {
+            // A game is known here by its deal: the stock's order.
+            let deal = pos
+                .stock()
+                .iter()
+                .fold(0u64, |h, c| h.wrapping_mul(61) ^ c.index() as u64);
+            let hit = {
+                let mut raise_at = lock(&self.raise_at);
+                let at = raise_at.iter().position(|&d| d == deal);
+                at.map(|at| raise_at.swap_remove(at)).is_some()
+            };
+            if hit {
+                std::thread::sleep(self.pause);
+                self.flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                if self.asks {
+                    assert!(cancel::requested());
+                }
+            }
+            while let Some(mv) = self.choose(pos, rng) {
+                pos.apply(mv);
+            }
+        }
+    }
+
+    /// The key [`Raises`] knows game `index` of seed 3 by.
+    fn deal_of(index: u64) -> u64 {
+        let mut table = Table::new(Rules::standard());
+        deal_seeded(&mut table.pos, &table.deck, 3, index);
+        let stock = table.pos.stock();
+        stock
+            .iter()
+            .fold(0u64, |h, c| h.wrapping_mul(61) ^ c.index() as u64)
+    }
+
+    /// Plays `run` with `strategy` on `pool`, one call after another, each under
+    /// `flag` lowered again, until the run is complete; the number of calls.
+    fn play_to_the_end(run: &mut ChunkedRun, pool: &Pool, strategy: &Raises) -> usize {
+        let mut calls = 0;
+        loop {
+            strategy
+                .flag
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            let _scope = cancel::Scope::enter(cancel::Cancel::on(strategy.flag.clone()));
+            calls += 1;
+            if !run.play_chunks(pool, strategy).unwrap() {
+                return calls;
+            }
+        }
+    }
+
+    /// On one thread, with chunks of 1, 2, 4, ... games, the run's flag is raised
+    /// in game 5 (of the chunk of games 3-6): a chunk of games that never ask
+    /// whether to stop counts, and the run stops after it (7 games); a chunk of
+    /// games that ask and are cut short is given back (3 games). Played on to
+    /// its end, the run is the run in one piece either way.
     #[test]
     fn only_a_chunk_told_to_stop_is_given_back() {
-        let _scope = cancel::Scope::enter(cancel::Cancel::after(Duration::ZERO));
-        let played = |strategy: &Builtin| {
-            let mut run = ChunkedRun::new(Rules::standard(), 3, 0, 8, 1, false);
-            assert!(run.play_chunk(&Pool::Current, strategy).unwrap());
-            run.finish().0.games()
+        let whole = Pool::Current.run(&Random, Rules::standard(), 3, 0, 40);
+        for (asks, counted) in [(false, 7), (true, 3)] {
+            let strategy = Raises {
+                flag: cancel::Flag::default(),
+                raise_at: Mutex::new(vec![deal_of(5)]),
+                asks,
+                pause: Duration::ZERO,
+            };
+            let mut run = ChunkedRun::new(Rules::standard(), 3, 0, 40, true);
+            let _scope = cancel::Scope::enter(cancel::Cancel::on(strategy.flag.clone()));
+            assert!(run.play_chunks(&Pool::Current, &strategy).unwrap());
+            assert_eq!(run.stats.games(), counted, "asks: {asks}");
+            assert_eq!(play_to_the_end(&mut run, &Pool::Current, &strategy), 1);
+            let (stats, scores) = run.finish();
+            assert_eq!(stats, whole);
+            assert_eq!(
+                scores.unwrap(),
+                Pool::Current.run_scores(&Random, Rules::standard(), 3, 0, 40)
+            );
+        }
+    }
+
+    /// On two threads, a run cut short again and again (a chunk given back each
+    /// time, and played again by the next call, while the other thread has gone
+    /// on past it, so that chunks end out of order) adds up to the run in one
+    /// piece, scores in their order included.
+    #[test]
+    fn a_run_cut_again_and_again_adds_up() {
+        let pool = Pool::new(Some(2)).unwrap();
+        let games = 3000;
+        let strategy = Raises {
+            flag: cancel::Flag::default(),
+            raise_at: Mutex::new([5, 100, 101, 777, 1500, 2999].map(deal_of).to_vec()),
+            asks: true,
+            pause: Duration::from_millis(20),
         };
-        assert_eq!(played(&Builtin::parse("random").unwrap()), 1);
-        assert_eq!(played(&Builtin::parse("montecarlo").unwrap()), 0);
+        let mut run = ChunkedRun::new(Rules::standard(), 3, 0, games, true);
+        assert!(play_to_the_end(&mut run, &pool, &strategy) > 1);
+        assert!(lock(&strategy.raise_at).is_empty());
+        let (stats, scores) = run.finish();
+        assert_eq!(
+            stats,
+            pool.run(&Random, Rules::standard(), 3, 0, games as u64)
+        );
+        assert_eq!(
+            scores.unwrap(),
+            pool.run_scores(&Random, Rules::standard(), 3, 0, games as u64)
+        );
     }
 
     /// A chunked run adds up to the run in one piece, scores included, whether the
@@ -532,19 +699,16 @@ mod tests {
         };
         let pool = Pool::new(Some(2)).unwrap();
         let whole = pool.run(&Random, rules, 9, u64::MAX - 50, 700);
-        let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, pool.threads(), true);
-        let mut chunks = 0;
-        while run.play_chunk(&pool, &Random).unwrap() {
-            chunks += 1;
-        }
-        assert!(chunks > 1);
+        let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, true);
+        assert!(!run.play_chunks(&pool, &Random).unwrap());
+        assert!(run.chunks.is_done() && run.ahead.is_empty());
         let (stats, scores) = run.finish();
         assert_eq!(stats, whole);
         assert_eq!(
             scores.unwrap(),
             pool.run_scores(&Random, rules, 9, u64::MAX - 50, 700)
         );
-        let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, 1, false);
+        let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, false);
         let mut firsts = 0;
         while run
             .play_chunk_with(|game| {
@@ -560,7 +724,7 @@ mod tests {
     /// the run with what happened.
     #[test]
     fn callback_strategies_are_checked() {
-        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, false);
         let played = run.play_chunk_with(|game| {
             let mv = game.legal_moves()[0];
             game.play(mv).map(|()| mv).map_err(|e| e.message)
@@ -574,7 +738,7 @@ mod tests {
             })
         ));
         // An undo then a play keeps the history's length, and is seen all the same.
-        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, false);
         let replayed = run.play_chunk_with(|game| {
             if let Ok(last) = game.undo() {
                 game.play(last).map_err(|e| e.message)?;
@@ -589,7 +753,7 @@ mod tests {
                 ..
             })
         ));
-        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, false);
         let illegal = run.play_chunk_with(|_| Ok::<_, ()>(Move::Discard(4)));
         let Err(AskError::Illegal {
             mv,
@@ -602,7 +766,7 @@ mod tests {
         let start = Game::from_seed(game_seed(1, 0), Rules::standard());
         assert_eq!((mv, position), (Move::Discard(4), start.to_text()));
         assert_eq!(error.kind, ErrorKind::IllegalMove);
-        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, 1, false);
+        let mut run = ChunkedRun::new(Rules::standard(), 1, 0, 3, false);
         assert!(matches!(
             run.play_chunk_with(|_| Err("no")),
             Err(AskError::Callback("no"))
