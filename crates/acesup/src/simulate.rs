@@ -123,30 +123,6 @@ impl Pool {
             |a, b| a.merge(&b).expect("a chunk's counts fit in u64"),
         )
     }
-
-    /// Every game's score, in game-index order, for games `start .. start + count`
-    /// of master seed `seed` on this pool (the same at any thread count).
-    pub fn run_scores<S: Strategy + ?Sized>(
-        &self,
-        strategy: &S,
-        rules: Rules,
-        seed: u64,
-        start: u64,
-        count: u64,
-    ) -> Vec<u8> {
-        self.fold(
-            count,
-            Vec::new,
-            || Table::new(rules),
-            |table, scores: &mut Vec<u8>, i| {
-                scores.push(table.play_game(strategy, seed, start.wrapping_add(i)) as u8)
-            },
-            |mut a, b| {
-                a.extend_from_slice(&b);
-                a
-            },
-        )
-    }
 }
 
 /// The chunks of a run, each played by one thread between two of its checks for
@@ -521,17 +497,14 @@ mod tests {
             );
         }
         // Scores, in game order at any thread count, make the same histogram.
-        let scores = Pool::new(Some(1))
-            .unwrap()
-            .run_scores(&strategy, rules, 3, 0, 5000);
+        let scores = plain_scores(&strategy, rules, 3, 0, 5000);
         assert_eq!(Stats::from_scores(&scores, 48).unwrap(), one);
-        for threads in [None, Some(2), Some(3)] {
-            assert_eq!(
-                Pool::new(threads)
-                    .unwrap()
-                    .run_scores(&strategy, rules, 3, 0, 5000),
-                scores
-            );
+        for threads in [None, Some(1), Some(2), Some(3)] {
+            let mut run = ChunkedRun::new(rules, 3, 0, 5000, true);
+            assert!(!run
+                .play_chunks(&Pool::new(threads).unwrap(), &strategy)
+                .unwrap());
+            assert_eq!(run.finish(), (one, Some(scores.clone())));
         }
         // Shards add up to the whole run.
         let a = simulate(&strategy, 1234, rules, 3, Some(2), 0).unwrap();
@@ -563,6 +536,21 @@ mod tests {
             big.took(Duration::ZERO);
         }
         assert_eq!(big.next_chunk().unwrap().1, CHUNK_PER_THREAD);
+    }
+
+    /// The scores of games `start .. start + count` of master seed `seed`, played one
+    /// after another on this thread: the plain version of a run's scores.
+    fn plain_scores<S: Strategy>(
+        strategy: &S,
+        rules: Rules,
+        seed: u64,
+        start: u64,
+        count: u64,
+    ) -> Vec<u8> {
+        let mut table = Table::new(rules);
+        (0..count)
+            .map(|i| table.play_game(strategy, seed, start.wrapping_add(i)) as u8)
+            .collect()
     }
 
     /// Random's moves, and at the games of `raise_at` (once each) it waits `pause`,
@@ -655,7 +643,7 @@ mod tests {
             assert_eq!(stats, whole);
             assert_eq!(
                 scores.unwrap(),
-                Pool::Current.run_scores(&Random, Rules::standard(), 3, 0, 40)
+                plain_scores(&Random, Rules::standard(), 3, 0, 40)
             );
         }
     }
@@ -684,7 +672,7 @@ mod tests {
         );
         assert_eq!(
             scores.unwrap(),
-            pool.run_scores(&Random, Rules::standard(), 3, 0, games as u64)
+            plain_scores(&Random, Rules::standard(), 3, 0, games as u64)
         );
     }
 
@@ -706,7 +694,7 @@ mod tests {
         assert_eq!(stats, whole);
         assert_eq!(
             scores.unwrap(),
-            pool.run_scores(&Random, rules, 9, u64::MAX - 50, 700)
+            plain_scores(&Random, rules, 9, u64::MAX - 50, 700)
         );
         let mut run = ChunkedRun::new(rules, 9, u64::MAX - 50, 700, false);
         let mut firsts = 0;
