@@ -501,8 +501,8 @@ def test_bench_prints_the_figures(capsys, monkeypatch):
 def test_bench_ratios_are_those_of_the_figures_beside_them(monkeypatch, cores):
     """On two cores the every-core run once replaced the two-thread figure, so
     that "2 threads / 2 processes" was not the quotient of the figures printed.
-    The mean of the rounds' ratios lies between the least and the most of them,
-    which the best of each brackets only loosely, and comes with its error."""
+    The mean of the rounds' ratios and its standard error are those of each
+    round's own two figures, not of the best of each."""
     import acesup.bench
 
     monkeypatch.setattr(os, "cpu_count", lambda: cores)

@@ -56,23 +56,26 @@ def _version() -> str:
         return "0+unknown"
 
 
+# Attributes made on first access, by name: how each is made.
+_ON_FIRST_USE = {
+    "Batch": lambda: importlib.import_module(f"{__name__}.batch").Batch,
+    "__version__": _version,
+}
+
+
 def __getattr__(name: str) -> object:
-    """Loads the submodules of ``_LAZY``, ``Batch`` and ``__version__`` on first
-    access as attributes, and keeps them as the module's own."""
+    """Loads the submodules of ``_LAZY`` and makes the attributes of
+    ``_ON_FIRST_USE`` on first access, and keeps them as the module's own."""
     if name in _LAZY:
         return importlib.import_module(f"{__name__}.{name}")  # import_module also sets the attribute
-    if name == "Batch":
-        value: object = importlib.import_module(f"{__name__}.batch").Batch
-    elif name == "__version__":
-        value = _version()
-    else:
+    if name not in _ON_FIRST_USE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
+    value = globals()[name] = _ON_FIRST_USE[name]()
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | {"Batch", "__version__"})
+    return sorted(set(globals()) | set(_LAZY) | set(_ON_FIRST_USE))
 
 __all__ = [
     "Card",

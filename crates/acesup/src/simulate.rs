@@ -129,10 +129,9 @@ impl Pool {
 /// Ctrl-C, sized to take about [`CHUNK_TIME`] whatever a game costs: from one
 /// game, a chunk doubles while chunks end in less than half that time and halves
 /// when one takes more than twice as long, within one and [`CHUNK_PER_THREAD`]
-/// games. A
-/// random play-out takes a microsecond and a montecarlo game a millisecond, so no
-/// fixed size suits both. The sizes never change a result: a game depends on its
-/// index alone.
+/// games. A random play-out takes a microsecond and a montecarlo game a
+/// millisecond, so no fixed size suits both. The sizes never change a result: a
+/// game depends on its index alone.
 pub struct AdaptiveChunks {
     next: u64,
     left: u128,
@@ -156,18 +155,7 @@ impl AdaptiveChunks {
 
     /// The next chunk, (first index, count), or None when the run is covered.
     pub fn next_chunk(&mut self) -> Option<(u64, u64)> {
-        if let Some(chunk) = self.given_back.pop() {
-            self.left -= u128::from(chunk.1);
-            return Some(chunk);
-        }
-        if self.left == 0 {
-            return None;
-        }
-        let count = self.left.min(u128::from(self.size)) as u64;
-        let chunk = (self.next, count);
-        self.next = self.next.wrapping_add(count);
-        self.left -= u128::from(count);
-        Some(chunk)
+        self.take(u128::from(self.size))
     }
 
     /// The next chunk for one of `threads` threads that each take the next chunk as
@@ -175,18 +163,30 @@ impl AdaptiveChunks {
     /// left, so that the chunks shrink towards the end of the run and the threads'
     /// last chunks end close together (no thread waits long for another).
     pub fn next_chunk_among(&mut self, threads: usize) -> Option<(u64, u64)> {
-        let most = self.left / (2 * threads.max(1) as u128);
-        let size = self.size;
-        self.size = size.min(u64::try_from(most).unwrap_or(u64::MAX)).max(1);
-        let chunk = self.next_chunk();
-        self.size = size;
-        chunk
+        let share = self.left / (2 * threads.max(1) as u128);
+        self.take(share.clamp(1, u128::from(self.size)))
     }
 
     /// The next chunk of at most `most` games, whatever the timings said.
     pub fn next_chunk_of(&mut self, most: u64) -> Option<(u64, u64)> {
         self.size = most;
         self.next_chunk()
+    }
+
+    /// A chunk given back if there is one, else the next `most` games or fewer.
+    fn take(&mut self, most: u128) -> Option<(u64, u64)> {
+        if let Some(chunk) = self.given_back.pop() {
+            self.left -= u128::from(chunk.1);
+            return Some(chunk);
+        }
+        if self.left == 0 {
+            return None;
+        }
+        let count = self.left.min(most) as u64;
+        let chunk = (self.next, count);
+        self.next = self.next.wrapping_add(count);
+        self.left -= u128::from(count);
+        Some(chunk)
     }
 
     /// Take back a chunk handed out, (first index, count), to be handed out again.
@@ -559,7 +559,7 @@ mod tests {
     /// that game is cut short) or not (as random play-outs: it runs to its end).
     struct Raises {
         flag: cancel::Flag,
-        raise_at: Mutex<Vec<u64>>,
+        raise_at: Mutex<Vec<Vec<Card>>>,
         asks: bool,
         pause: Duration,
     }
@@ -571,13 +571,9 @@ mod tests {
 
         fn play_out(&self, pos: &mut Position, rng: &mut Rng) {
             // A game is known here by its deal: the stock's order.
-            let deal = pos
-                .stock()
-                .iter()
-                .fold(0u64, |h, c| h.wrapping_mul(61) ^ c.index() as u64);
             let hit = {
                 let mut raise_at = lock(&self.raise_at);
-                let at = raise_at.iter().position(|&d| d == deal);
+                let at = raise_at.iter().position(|stock| stock == pos.stock());
                 at.map(|at| raise_at.swap_remove(at)).is_some()
             };
             if hit {
@@ -593,14 +589,11 @@ mod tests {
         }
     }
 
-    /// The key [`Raises`] knows game `index` of seed 3 by.
-    fn deal_of(index: u64) -> u64 {
+    /// The stock that [`Raises`] knows game `index` of seed 3 by.
+    fn deal_of(index: u64) -> Vec<Card> {
         let mut table = Table::new(Rules::standard());
         deal_seeded(&mut table.pos, &table.deck, 3, index);
-        let stock = table.pos.stock();
-        stock
-            .iter()
-            .fold(0u64, |h, c| h.wrapping_mul(61) ^ c.index() as u64)
+        table.pos.stock().to_vec()
     }
 
     /// Plays `run` with `strategy` on `pool`, one call after another, each under
