@@ -802,6 +802,162 @@ fn finish(pos: &Position, line: &[Move]) -> Vec<Move> {
     moves
 }
 
+/// One deal of the stock under `deal_to="all"`, which deals every card to a known
+/// pile.
+#[derive(Clone, Copy)]
+struct DealRow<const P: usize> {
+    /// The card it brings each pile, [`NO_CARD`] where a partial last deal brings
+    /// none.
+    cards: [u8; P],
+    /// S16: the suits whose cards may leave in the stretch that it starts.
+    open: u64,
+}
+
+/// The piles as the fixpoints of S13 and S17 walk them, stretch after stretch: each
+/// pile's cards, its own and those dealt onto it, from the top down to its *next*
+/// card, the first that has not left (is not in `gone`), which might be on top.
+/// A card leaves only as the next card of its pile, and a dealt card arrives on
+/// top, so the cards that have not left that a walk has passed are kept as a
+/// stack, each with the cards that come into view when it leaves: no card is
+/// walked over twice.
+struct Columns<'a, const P: usize> {
+    bits: &'a rules::BitTable,
+    piles: &'a [&'a [u8]; P],
+    dealt: &'a [DealRow<P>],
+    /// The cards that might have left their place, as bits.
+    gone: u64,
+    /// The cards that might be on top of each pile: from its top down to its next
+    /// card, as bits.
+    seen: [u64; P],
+    /// Each pile's cards above `low` that have not left, bottom up, as bits; the
+    /// last is the pile's next card.
+    stack: [[u64; MAX_TIMES + 1]; P],
+    /// With each card of `stack`, the cards below it down to the next one of the
+    /// stack (or down to `low`), as bits.
+    after: [[u64; MAX_TIMES + 1]; P],
+    len: [usize; P],
+    /// How many of each pile's cards, counted from the bottom, are still to walk.
+    low: [usize; P],
+}
+
+impl<'a, const P: usize> Columns<'a, P> {
+    /// The piles at stretch `first`, `piles` with the first `first` deals on them,
+    /// and `gone` the cards that have left by then.
+    fn new(
+        bits: &'a rules::BitTable,
+        piles: &'a [&'a [u8]; P],
+        dealt: &'a [DealRow<P>],
+        first: usize,
+        gone: u64,
+    ) -> Self {
+        let mut columns = Columns {
+            bits,
+            piles,
+            dealt,
+            gone,
+            seen: [0; P],
+            stack: [[0; MAX_TIMES + 1]; P],
+            after: [[0; MAX_TIMES + 1]; P],
+            len: [0; P],
+            low: std::array::from_fn(|p| piles[p].len() + first),
+        };
+        for p in 0..P {
+            columns.walk(p);
+        }
+        columns
+    }
+
+    /// The bit of the card `i` places from the bottom of pile p (0 where a deal
+    /// brought the pile none).
+    #[inline]
+    fn bit(&self, p: usize, i: usize) -> u64 {
+        let card = match i.checked_sub(self.piles[p].len()) {
+            None => self.piles[p][i],
+            Some(deal) => self.dealt[deal].cards[p],
+        };
+        self.bits[usize::from(card)]
+    }
+
+    /// The next card of pile p, as a bit: 0 when every card of the pile has left.
+    #[inline]
+    fn next(&self, p: usize) -> u64 {
+        match self.len[p] {
+            0 => 0,
+            n => self.stack[p][n - 1],
+        }
+    }
+
+    /// Walk pile p down to a card that has not left, if its stack is empty.
+    fn walk(&mut self, p: usize) {
+        while self.len[p] == 0 && self.low[p] > 0 {
+            self.low[p] -= 1;
+            let bit = self.bit(p, self.low[p]);
+            self.seen[p] |= bit;
+            if bit & !self.gone != 0 {
+                self.stack[p][0] = bit;
+                self.after[p][0] = 0;
+                self.len[p] = 1;
+            }
+        }
+    }
+
+    /// Pile p's next card leaves: the walk goes on below it.
+    fn take(&mut self, p: usize) {
+        self.len[p] -= 1;
+        self.gone |= self.stack[p][self.len[p]];
+        self.seen[p] |= self.after[p][self.len[p]];
+        self.walk(p);
+    }
+
+    /// S13's rule within a stretch whose suits `open` may move (S16), a pass over
+    /// the piles at a time: the next card of a pile leaves when a stronger card of
+    /// its suit might be on top of another pile. The passes go on until no card
+    /// leaves (false) or, at the start of a pass, a pile might be empty (true): S17
+    /// takes the piles up from there, the same in both fixpoints.
+    fn close_stretch(&mut self, open: u64) -> bool {
+        loop {
+            if (0..P).any(|p| self.next(p) == 0) {
+                return true;
+            }
+            let all = self.seen.iter().fold(0, |m, &b| m | b);
+            let mut grown = false;
+            for p in 0..P {
+                let bit = self.next(p) & open;
+                if bit != 0 && rules::stronger_bits(bit) & all & !self.seen[p] != 0 {
+                    self.take(p);
+                    grown = true;
+                }
+            }
+            if !grown {
+                return false;
+            }
+        }
+    }
+
+    /// The cards in play: in the piles or in the deals to come, as bits.
+    fn in_play(&self) -> u64 {
+        let dealt = self.dealt.iter().flat_map(|row| &row.cards);
+        let cards = dealt.chain(self.piles.iter().copied().flatten());
+        cards.fold(0, |m, &c| m | self.bits[usize::from(c)])
+    }
+
+    /// Deal `dealt[deal]` onto the piles: each card dealt is the next card of its
+    /// pile (it was not in play before, so it has not left).
+    fn deal(&mut self, deal: usize) {
+        let row = self.dealt[deal];
+        for (p, &card) in row.cards.iter().enumerate() {
+            let bit = self.bits[usize::from(card)];
+            if bit != 0 {
+                let n = self.len[p];
+                self.stack[p][n] = bit;
+                self.after[p][n] = self.seen[p];
+                self.len[p] = n + 1;
+                self.seen[p] = bit;
+            }
+        }
+    }
+}
+
 /// One solve in progress. `OPEN` is whether the rules are `deal="any"`, under
 /// which a deal may come before a legal discard (S10).
 struct Search<'a, const N: usize, const P: usize, const OPEN: bool> {
@@ -813,6 +969,10 @@ struct Search<'a, const N: usize, const P: usize, const OPEN: bool> {
     /// Whether the moves played go to `buffers.line`: only while the winning line
     /// is played again from the root (see `replay`).
     record: bool,
+    /// The stock's deals, `deals[..deal_count]`, under `deal="any"` and
+    /// `deal_to="all"` (S12, S13, S16, S17); none otherwise.
+    deals: [DealRow<P>; MAX_TIMES],
+    deal_count: usize,
 }
 
 impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN> {
@@ -830,19 +990,53 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         buffers.nodes = 0;
         frames.clear();
         let root = State::of(pos);
-        let mut search = Search::<N, P, OPEN> {
+        let mut search = Search::<N, P, OPEN>::new(deal, buffers, frames, limits);
+        let winnable = search.run(root);
+        if winnable == Some(true) {
+            search.replay(root);
+        }
+        winnable
+    }
+
+    /// A search of `deal`'s stock, the stock's deals cut where the rules ask for
+    /// them.
+    fn new(
+        deal: &'a Deal,
+        buffers: &'a mut Buffers,
+        frames: &'a mut Vec<Frame<N, P>>,
+        limits: &'a Limits,
+    ) -> Self {
+        let mut search = Search {
             deal,
             buffers,
             frames,
             limits,
             start: Instant::now(),
             record: false,
+            deals: [DealRow {
+                cards: [NO_CARD; P],
+                open: !0,
+            }; MAX_TIMES],
+            deal_count: 0,
         };
-        let winnable = search.run(root);
-        if winnable == Some(true) {
-            search.replay(root);
+        if OPEN && deal.rules.deal_to == DealTo::All {
+            // The cards of each deal, as the rules deal them: only the heights and
+            // `dealt` tell them where a deal goes, so no card is put on a pile.
+            let mut t = State::<N, P>::EMPTY;
+            while deal.stock_left(&t) > 0 {
+                let targets = rules::deal_targets(&deal.seen(&t));
+                let mut cards = [NO_CARD; P];
+                for p in (0..P).filter(|&p| targets >> p & 1 == 1) {
+                    cards[p] = deal.stock()[usize::from(t.dealt)];
+                    t.dealt += 1;
+                    t.heights[p] += 1;
+                }
+                let open = search.discardable_suits(&cards);
+                search.deals[search.deal_count] = DealRow { cards, open };
+                search.deal_count += 1;
+            }
         }
-        winnable
+        search
     }
 
     /// The verdict on `root`.
@@ -978,11 +1172,12 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && self.last_suit_blocked(s) {
                 return Ok(Settled::Lost);
             }
-            if OPEN && s.empty() != 0 && self.deal.rules.deal_to == DealTo::All {
-                let (dealt, deals) = self.deals_from(s.dealt);
-                if self.no_suit_clears(s, &dealt[..deals], 0, 0) {
-                    return Ok(Settled::Lost);
-                }
+            if OPEN
+                && s.empty() != 0
+                && self.deal.rules.deal_to == DealTo::All
+                && self.no_suit_clears(s, self.deals_from(s.dealt))
+            {
+                return Ok(Settled::Lost);
             }
             // With no pile empty and nothing to discard, only the deal can be legal; a
             // held card (S10) waits for it too.
@@ -1292,19 +1487,25 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// because no pile can ever be emptied and a card that is not of the top rank
     /// can never leave (SOLVER.md).
     fn locked(&self, s: &State<N, P>) -> bool {
-        let (dealt, deals) = self.deals_from(s.dealt);
+        let dealt = self.deals_from(s.dealt);
+        let deals = dealt.len();
         let piles: [&[u8]; P] = std::array::from_fn(|p| s.pile(p));
-        let (removable, emptied, in_play) = self.removable(&piles, &dealt[..deals], 0);
-        if emptied > deals && in_play & !removable[deals] & !rules::TOP_RANK_BITS != 0 {
+        let mut columns = Columns::new(self.deal.bits, &piles, dealt, 0, 0);
+        let (removable, emptied) = self.removable(&mut columns, 0);
+        if emptied > deals && columns.in_play() & !removable[deals] & !rules::TOP_RANK_BITS != 0 {
             return true;
         }
         // S15 and S17: as many suits as piles, and a last deal that reaches every
         // pile and leaves some suits off the top: one of them must be down to its
         // top-rank card by then. Until the first stretch at which a pile might be
-        // empty, the cards that may have left are the fixpoint's.
-        let start = emptied.min(deals);
-        let gone = start.checked_sub(1).map_or(0, |t| removable[t]);
-        self.no_suit_clears(s, &dealt[..deals], start, gone)
+        // empty, the cards that may have left are the fixpoint's; from there S17
+        // goes on where the fixpoint stopped.
+        if emptied < deals {
+            return self.no_suit_clears_from(s, &mut columns, emptied);
+        }
+        let gone = deals.checked_sub(1).map_or(0, |t| removable[t]);
+        self.last_deal_shown(dealt)
+            .is_some_and(|shown| self.suit_left_behind(s, dealt, shown, gone))
     }
 
     /// S15: with as many suits as piles, a suit opens once one of its cards is on
@@ -1356,79 +1557,44 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }) && (0..4).any(|suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0)
     }
 
-    /// S12 and S13's fixpoint: with `piles` below the `dealt` deals to come (under
-    /// `deal_to="all"`, which deals every card to a known pile), from stretch
-    /// `first` on, `removable[t]`: every card that might be discarded by stretch t
+    /// S12 and S13's fixpoint: with `columns` the piles below the deals to come
+    /// (under `deal_to="all"`, which deals every card to a known pile), at stretch
+    /// `first`, `removable[t]`: every card that might be discarded by stretch t
     /// (after the first t deals), before a pile is first empty; one that might be
     /// on top then (every card above it removable by then) while a stronger card of
     /// its suit might be on top of another pile. Also the first stretch at which a
-    /// pile might be empty (every card on it then removable by then), past the
-    /// last (`dealt.len() + 1`) when none might be, and the cards in play.
-    fn removable(
-        &self,
-        piles: &[&[u8]; P],
-        dealt: &[[u8; P]],
-        first: usize,
-    ) -> ([u64; MAX_TIMES], usize, u64) {
-        let bits = self.deal.bits;
-        let times = dealt.len() + 1;
-        // The cards that might be on top of pile p at stretch t, given `removable`
-        // (the cards that may have left by then): from the top card then down,
-        // while the card is removable; and whether that reaches the pile's bottom.
-        let on_top = |removable: u64, t: usize, p: usize| -> (u64, bool) {
-            let mut seen = 0;
-            let dealt_onto = dealt[..t].iter().rev().map(|row| row[p]);
-            for c in dealt_onto.chain(piles[p].iter().rev().copied()) {
-                let bit = bits[usize::from(c)];
-                seen |= bit;
-                if removable & bit == 0 && bit != 0 {
-                    return (seen, false);
-                }
-            }
-            (seen, true)
-        };
-        // S16: the suits whose cards may be discarded at stretch t.
-        let open: [u64; MAX_TIMES] = std::array::from_fn(|t| {
-            let tops = match t {
-                0 => std::array::from_fn(|p| piles[p].last().copied().unwrap_or(NO_CARD)),
-                _ => dealt.get(t - 1).copied().unwrap_or([NO_CARD; P]),
-            };
-            self.discardable_suits(&tops)
-        });
+    /// pile might be empty (every card on it then removable by then), past the last
+    /// (the number of deals + 1) when none might be. The fixpoint stops there, with
+    /// `columns` as S17 takes them up (`no_suit_clears_from`): `removable` holds the
+    /// stretches before it.
+    fn removable(&self, columns: &mut Columns<P>, first: usize) -> ([u64; MAX_TIMES], usize) {
+        let times = columns.dealt.len() + 1;
+        // Each stretch's set starts from the last one's and depends on no later one,
+        // so the stretches are closed one after the other.
         let mut removable = [0u64; MAX_TIMES];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for t in first..times {
-                let gone = removable[t];
-                let seen: [u64; P] = std::array::from_fn(|p| on_top(gone, t, p).0);
-                let all = seen.iter().fold(0, |m, &b| m | b);
-                let mut grown = gone;
-                for &pile in &seen {
-                    // The one card of the pile that might be on top and is not yet
-                    // removable.
-                    let bit = pile & !gone & open[t];
-                    if bit != 0 && rules::stronger_bits(bit) & all & !pile != 0 {
-                        grown |= bit;
-                    }
-                }
-                if grown != gone {
-                    changed = true;
-                    for later in &mut removable[t..times] {
-                        *later |= grown;
-                    }
-                }
+        for t in first..times {
+            if t > first {
+                columns.deal(t - 1);
             }
+            if columns.close_stretch(self.open_suits(columns, t)) {
+                return (removable, t);
+            }
+            removable[t] = columns.gone;
         }
-        let emptied = (first..times)
-            .find(|&t| (0..P).any(|p| on_top(removable[t], t, p).1))
-            .unwrap_or(times);
-        let cards = dealt
-            .iter()
-            .flatten()
-            .chain(piles.iter().copied().flatten());
-        let in_play = cards.fold(0, |m, &c| m | bits[usize::from(c)]);
-        (removable, emptied, in_play)
+        (removable, times)
+    }
+
+    /// S16: the suits whose cards may leave in stretch t of `columns`, from the top
+    /// cards that start it: now (an empty pile shows a suit fewer), or those of the
+    /// deal that starts it.
+    fn open_suits(&self, columns: &Columns<P>, t: usize) -> u64 {
+        match t {
+            0 if usize::from(self.deal.rules.suits) == P => {
+                movable_suits(self.suit_lanes(columns.piles.iter().filter_map(|pile| pile.last())))
+            }
+            0 => !0,
+            _ => columns.dealt[t - 1].open,
+        }
     }
 
     /// S16: with as many suits as piles, the suits whose cards may be discarded in a
@@ -1451,90 +1617,70 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     }
 
     /// S17: with as many suits as piles under `deal_to="all"` and `fill="top"` or
-    /// `"ace"`, whether no suit missing from the last deal can be down to its
-    /// top-rank card when the last deal comes (S15: a winning line needs one), even
-    /// if every card could leave whenever S16 does not hold it.
-    fn no_suit_clears(&self, s: &State<N, P>, dealt: &[[u8; P]], start: usize, gone: u64) -> bool {
-        let rules = self.deal.rules;
-        let deals = dealt.len();
-        if usize::from(rules.suits) != P
-            || rules.deal_to != DealTo::All
-            || rules.fill == FillRule::Any
-            || deals == 0
-        {
+    /// `"ace"`, whether no suit missing from the last of the `dealt` deals can be
+    /// down to its top-rank card when that deal comes (S15: a winning line needs
+    /// one), even if every card could leave whenever S16 does not hold it.
+    fn no_suit_clears(&self, s: &State<N, P>, dealt: &[DealRow<P>]) -> bool {
+        let piles: [&[u8]; P] = std::array::from_fn(|p| s.pile(p));
+        self.no_suit_clears_from(s, &mut Columns::new(self.deal.bits, &piles, dealt, 0, 0), 0)
+    }
+
+    /// S17 from stretch `start` of `columns` (S13's fixpoint may have begun it).
+    fn no_suit_clears_from(&self, s: &State<N, P>, columns: &mut Columns<P>, start: usize) -> bool {
+        let dealt = columns.dealt;
+        let Some(shown) = self.last_deal_shown(dealt) else {
             return false;
-        }
-        let bits = self.deal.bits;
-        let last = dealt[deals - 1];
-        if last.contains(&NO_CARD) {
-            return false;
-        }
-        let shown = self.suit_lanes(&last);
+        };
         // The cards that might have left their place by each stretch before the last
         // deal: from each pile's top down, every card that has left or whose suit
         // S16 lets go then.
-        // The cards of pile p at stretch t, from the top down, but those gone.
-        let cards = |p: usize, t: usize| {
-            let dealt_onto = dealt[..t].iter().rev().map(move |row| row[p]);
-            dealt_onto
-                .chain(s.pile(p).iter().rev().copied())
-                .map(|c| bits[usize::from(c)])
-                .filter(|&bit| bit != 0)
-        };
-        let mut gone = gone;
-        for t in start..deals {
-            let open = if t == 0 {
-                // S16 holds with a pile empty too: its top cards then show a suit fewer.
-                movable_suits(
-                    self.suit_lanes((0..P).filter(|&p| s.heights[p] > 0).map(|p| &s.tops[p])),
-                )
-            } else {
-                self.discardable_suits(&dealt[t - 1])
-            };
+        for t in start..dealt.len() {
+            if t > start {
+                columns.deal(t - 1);
+            }
+            let open = self.open_suits(columns, t);
             // Until a pile is empty in the stretch (none is right after a whole
-            // deal), no fill is legal: S13's fixpoint within the stretch.
-            let emptiable = loop {
-                let mut seen = [0u64; P];
-                let mut next = [0u64; P];
+            // deal), no fill is legal: S13's fixpoint within the stretch. Once a
+            // pile might be empty, any card might be moved: every card that S16
+            // does not hold, from each pile's top down.
+            if columns.close_stretch(open) {
                 for p in 0..P {
-                    for bit in cards(p, t) {
-                        seen[p] |= bit;
-                        if gone & bit == 0 {
-                            next[p] = bit;
-                            break;
-                        }
+                    while columns.next(p) & open != 0 {
+                        columns.take(p);
                     }
-                }
-                if next.contains(&0) {
-                    break true;
-                }
-                let all = seen.iter().fold(0, |m, &b| m | b);
-                let grown = (0..P).fold(gone, |m, p| {
-                    let bit = next[p] & open;
-                    m | if rules::stronger_bits(bit) & all & !seen[p] != 0 {
-                        bit
-                    } else {
-                        0
-                    }
-                });
-                if grown == gone {
-                    break false;
-                }
-                gone = grown;
-            };
-            // Once a pile might be empty, any card might be moved: every card that
-            // S16 does not hold, from each pile's top down.
-            if emptiable {
-                for p in 0..P {
-                    gone |= cards(p, t)
-                        .take_while(|&bit| bit & (gone | open) != 0)
-                        .fold(0, |m, b| m | b);
                 }
             }
         }
-        let before_last = dealt[..deals - 1]
+        self.suit_left_behind(s, dealt, shown, columns.gone)
+    }
+
+    /// S17's setting, as many suits as piles under `deal_to="all"` and `fill="top"`
+    /// or `"ace"`, with a last deal that reaches every pile: the lanes of the suits
+    /// that deal shows; `None` outside that setting.
+    fn last_deal_shown(&self, dealt: &[DealRow<P>]) -> Option<u64> {
+        let rules = self.deal.rules;
+        let last = &dealt.last()?.cards;
+        let applies = usize::from(rules.suits) == P
+            && rules.deal_to == DealTo::All
+            && rules.fill != FillRule::Any
+            && !last.contains(&NO_CARD);
+        applies.then(|| self.suit_lanes(last))
+    }
+
+    /// S17's verdict: every suit missing from the last deal's `shown` suits keeps a
+    /// card in play before that deal that is not of the top rank and has not left
+    /// (is not in `gone`).
+    fn suit_left_behind(
+        &self,
+        s: &State<N, P>,
+        dealt: &[DealRow<P>],
+        shown: u64,
+        gone: u64,
+    ) -> bool {
+        let bits = self.deal.bits;
+        let before_last = dealt[..dealt.len() - 1]
             .iter()
-            .flatten()
+            .flat_map(|row| &row.cards)
             .chain((0..P).flat_map(|p| s.pile(p)))
             .fold(0, |m, &c| m | bits[usize::from(c)]);
         let stuck = before_last & !gone & !rules::TOP_RANK_BITS;
@@ -1550,37 +1696,27 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// below is ever seen again, and a card of the k deals that is not of the top
     /// rank and can never leave loses the game.
     fn stock_is_doomed_for_any(&self) -> bool {
-        let (dealt, deals) = self.deals_from(0);
+        let dealt = self.deals_from(0);
+        let deals = dealt.len();
         (1..=deals).any(|k| {
-            let last = &dealt[deals - k..deals];
-            if last[0].contains(&NO_CARD) {
+            let last = &dealt[deals - k..];
+            if last[0].cards.contains(&NO_CARD) {
                 return false;
             }
-            let (removable, emptied, in_play) = self.removable(&[&[]; P], last, 1);
-            emptied == k + 1 && in_play & !removable[k] & !rules::TOP_RANK_BITS != 0
+            let mut columns = Columns::new(self.deal.bits, &[&[]; P], last, 1, 0);
+            let (removable, emptied) = self.removable(&mut columns, 1);
+            emptied == k + 1 && columns.in_play() & !removable[k] & !rules::TOP_RANK_BITS != 0
         })
     }
 
-    /// The cards of each deal left after the first `dealt` cards of the stock,
-    /// `[deal][pile]` ([`NO_CARD`] where a deal brings a pile none), as the rules
-    /// deal them onto empty piles (`rules::deal_targets`), and their number. Under
-    /// `deal_to="all"` that is where they go whatever the piles hold.
-    fn deals_from(&self, dealt: u8) -> ([[u8; P]; MAX_TIMES], usize) {
-        let mut t = State::<N, P> {
-            dealt,
-            ..State::EMPTY
-        };
-        let mut rows = [[NO_CARD; P]; MAX_TIMES];
-        let mut deals = 0;
-        while self.deal.stock_left(&t) > 0 {
-            let before = t.heights;
-            self.deal.apply(&mut t, Move::Deal);
-            for p in (0..P).filter(|&p| t.heights[p] > before[p]) {
-                rows[deals][p] = t.tops[p];
-            }
-            deals += 1;
-        }
-        (rows, deals)
+    /// The deals left after the first `dealt` cards of the stock, under
+    /// `deal_to="all"`: a whole deal at a time from the root, so the last ones of
+    /// the stock's.
+    fn deals_from(&self, dealt: u8) -> &[DealRow<P>] {
+        debug_assert_eq!(self.deal.rules.deal_to, DealTo::All);
+        let done = usize::from(dealt).div_ceil(P);
+        debug_assert!(done * P == usize::from(dealt) || usize::from(dealt) == self.deal.stock_len);
+        &self.deals[done..self.deal_count]
     }
 
     /// Record `s` in the table under its canonical key: true if it is new.
@@ -1831,15 +1967,12 @@ fn movable_suits(shown: u64) -> u64 {
     }
 }
 
-/// The lanes that hold a bit of `bits`.
-fn lane_of(bits: u64) -> u64 {
-    (0..4).fold(0, |m, suit| {
-        m | if bits & lane(suit) != 0 {
-            lane(suit)
-        } else {
-            0
-        }
-    })
+/// The lane of a card's bit (`rules::top_bits`): that of its suit, 0 for no card.
+#[inline]
+fn lane_of(bit: u64) -> u64 {
+    0xffff_u64
+        .checked_shl(bit.trailing_zeros() & !15)
+        .unwrap_or(0)
 }
 
 /// The cards of the light piles that hold one, in pile order, and their number.
@@ -2272,15 +2405,12 @@ mod tests {
     ) -> R {
         let (deal, limits) = (Deal::of(pos), Limits::default());
         let (mut solver, mut frames) = (Solver::new(), Vec::new());
-        let mut search = Search::<LARGE, P, OPEN> {
-            deal: &deal,
-            buffers: &mut solver.buffers,
-            frames: &mut frames,
-            limits: &limits,
-            start: Instant::now(),
-            record: false,
-        };
-        f(&mut search)
+        f(&mut Search::<LARGE, P, OPEN>::new(
+            &deal,
+            &mut solver.buffers,
+            &mut frames,
+            &limits,
+        ))
     }
 
     /// Positions met by playing seeded games under every rule set at random, taken
@@ -2667,8 +2797,7 @@ mod tests {
         let lost = |pos: &Position| {
             let s = State::<LARGE, 4>::of(pos);
             with_open_search::<4, true, _>(pos, |search| {
-                let (dealt, deals) = search.deals_from(s.dealt);
-                search.no_suit_clears(&s, &dealt[..deals], 0, 0)
+                search.no_suit_clears(&s, search.deals_from(s.dealt))
                     || s.empty() == 0 && search.locked(&s)
             })
         };
