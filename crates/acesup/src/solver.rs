@@ -811,6 +811,8 @@ struct DealRow<const P: usize> {
     cards: [u8; P],
     /// S16: the suits whose cards may leave in the stretch that it starts.
     open: u64,
+    /// The cards of this deal and of the deals after it, as bits.
+    later: u64,
 }
 
 /// The piles as the fixpoints of S13 and S17 walk them, stretch after stretch: each
@@ -936,9 +938,9 @@ impl<'a, const P: usize> Columns<'a, P> {
 
     /// The cards in play: in the piles or in the deals to come, as bits.
     fn in_play(&self) -> u64 {
-        let dealt = self.dealt.iter().flat_map(|row| &row.cards);
-        let cards = dealt.chain(self.piles.iter().copied().flatten());
-        cards.fold(0, |m, &c| m | self.bits[usize::from(c)])
+        let piles = self.piles.iter().copied().flatten();
+        let dealt = self.dealt.first().map_or(0, |row| row.later);
+        piles.fold(dealt, |m, &c| m | self.bits[usize::from(c)])
     }
 
     /// Deal `dealt[deal]` onto the piles: each card dealt is the next card of its
@@ -1016,6 +1018,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             deals: [DealRow {
                 cards: [NO_CARD; P],
                 open: !0,
+                later: 0,
             }; MAX_TIMES],
             deal_count: 0,
         };
@@ -1032,8 +1035,20 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                     t.heights[p] += 1;
                 }
                 let open = search.discardable_suits(&cards);
-                search.deals[search.deal_count] = DealRow { cards, open };
+                search.deals[search.deal_count] = DealRow {
+                    cards,
+                    open,
+                    later: 0,
+                };
                 search.deal_count += 1;
+            }
+            let mut later = 0;
+            for row in search.deals[..search.deal_count].iter_mut().rev() {
+                later |= row
+                    .cards
+                    .iter()
+                    .fold(0, |m, &c| m | deal.bits[usize::from(c)]);
+                row.later = later;
             }
         }
         search
@@ -1325,6 +1340,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// The bits (`rules::top_bits`) of the cards still in the stock.
     fn stock_bits(&self, s: &State<N, P>) -> u64 {
+        if OPEN && self.deal.rules.deal_to == DealTo::All {
+            return self.deals_from(s.dealt).first().map_or(0, |row| row.later);
+        }
         let bits = self.deal.bits;
         self.deal.stock()[usize::from(s.dealt)..]
             .iter()
@@ -1334,8 +1352,13 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// The bits (`rules::top_bits`) of the cards still in play: in the piles or in
     /// the stock.
     fn in_play(&self, s: &State<N, P>) -> u64 {
+        self.stock_bits(s) | self.pile_bits(s)
+    }
+
+    /// The bits (`rules::top_bits`) of the cards in the piles.
+    fn pile_bits(&self, s: &State<N, P>) -> u64 {
         let bits = self.deal.bits;
-        (0..P).fold(self.stock_bits(s), |m, p| {
+        (0..P).fold(0, |m, p| {
             s.pile(p).iter().fold(m, |m, &c| m | bits[usize::from(c)])
         })
     }
@@ -1677,12 +1700,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         shown: u64,
         gone: u64,
     ) -> bool {
-        let bits = self.deal.bits;
-        let before_last = dealt[..dealt.len() - 1]
-            .iter()
-            .flat_map(|row| &row.cards)
-            .chain((0..P).flat_map(|p| s.pile(p)))
-            .fold(0, |m, &c| m | bits[usize::from(c)]);
+        let (first, last) = (dealt[0].later, dealt[dealt.len() - 1].later);
+        let before_last = first & !last | self.pile_bits(s);
         let stuck = before_last & !gone & !rules::TOP_RANK_BITS;
         let mut missing = (0..4).filter(|&suit| shown & lane(suit) == 0).peekable();
         missing.peek().is_some() && missing.all(|suit| stuck & lane(suit) != 0)
