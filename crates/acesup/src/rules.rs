@@ -593,10 +593,16 @@ pub const fn stronger_bits(bit: u64) -> u64 {
 /// below it in its lane. 0 for no card.
 #[inline]
 pub fn weaker_bits(bit: u64) -> u64 {
-    let lane = 0xffff_u64
+    bit.wrapping_sub(1) & lane_of(bit)
+}
+
+/// Given a card's [`top_bit`], its lane: the bits of every card of its suit. 0 for
+/// no card.
+#[inline]
+pub fn lane_of(bit: u64) -> u64 {
+    0xffff_u64
         .checked_shl(bit.trailing_zeros() & !15)
-        .unwrap_or(0);
-    bit.wrapping_sub(1) & lane
+        .unwrap_or(0)
 }
 
 /// The bits of the four top-rank cards (strength 12 in each lane).

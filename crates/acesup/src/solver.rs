@@ -936,13 +936,6 @@ impl<'a, const P: usize> Columns<'a, P> {
         }
     }
 
-    /// The cards in play: in the piles or in the deals to come, as bits.
-    fn in_play(&self) -> u64 {
-        let piles = self.piles.iter().copied().flatten();
-        let dealt = self.dealt.first().map_or(0, |row| row.later);
-        piles.fold(dealt, |m, &c| m | self.bits[usize::from(c)])
-    }
-
     /// Deal `dealt[deal]` onto the piles: each card dealt is the next card of its
     /// pile (it was not in play before, so it has not left).
     fn deal(&mut self, deal: usize) {
@@ -1515,7 +1508,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         let piles: [&[u8]; P] = std::array::from_fn(|p| s.pile(p));
         let mut columns = Columns::new(self.deal.bits, &piles, dealt, 0, 0);
         let (removable, emptied) = self.removable(&mut columns, 0);
-        if emptied > deals && columns.in_play() & !removable[deals] & !rules::TOP_RANK_BITS != 0 {
+        if emptied > deals && self.in_play(s) & !removable[deals] & !rules::TOP_RANK_BITS != 0 {
             return true;
         }
         // S15 and S17: as many suits as piles, and a last deal that reaches every
@@ -1634,9 +1627,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// The lanes (`rules::top_bits`) of the suits of `cards`.
     fn suit_lanes<'c>(&self, cards: impl IntoIterator<Item = &'c u8>) -> u64 {
-        cards
-            .into_iter()
-            .fold(0, |m, &c| m | lane_of(self.deal.bits[usize::from(c)]))
+        cards.into_iter().fold(0, |m, &c| {
+            m | rules::lane_of(self.deal.bits[usize::from(c)])
+        })
     }
 
     /// S17: with as many suits as piles under `deal_to="all"` and `fill="top"` or
@@ -1724,7 +1717,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             }
             let mut columns = Columns::new(self.deal.bits, &[&[]; P], last, 1, 0);
             let (removable, emptied) = self.removable(&mut columns, 1);
-            emptied == k + 1 && columns.in_play() & !removable[k] & !rules::TOP_RANK_BITS != 0
+            // The cards in play: those of the k deals, over piles left out.
+            emptied == k + 1 && last[0].later & !removable[k] & !rules::TOP_RANK_BITS != 0
         })
     }
 
@@ -1984,14 +1978,6 @@ fn movable_suits(shown: u64) -> u64 {
         3 => shown,
         _ => !0,
     }
-}
-
-/// The lane of a card's bit (`rules::top_bits`): that of its suit, 0 for no card.
-#[inline]
-fn lane_of(bit: u64) -> u64 {
-    0xffff_u64
-        .checked_shl(bit.trailing_zeros() & !15)
-        .unwrap_or(0)
 }
 
 /// The cards of the light piles that hold one, in pile order, and their number.
