@@ -184,6 +184,7 @@ def test_simulate_plot_without_matplotlib_names_the_extra_before_playing(capsys,
     assert "acesup[plot]" in err and err.count("\n") == 1
 
 
+@pytest.mark.serial
 def test_simulate_ctrl_c_prints_the_partial_result_with_status_130():
     process = python_m("simulate", "--games", "1e15", "--engine", "reference", "--json")
     time.sleep(2.0)  # past the start-up, into the shards
@@ -197,6 +198,7 @@ def test_simulate_ctrl_c_prints_the_partial_result_with_status_130():
     assert result["histogram"] == list(acesup.simulate(result["games"]).histogram)  # the shards played
 
 
+@pytest.mark.serial
 def test_simulate_text_marks_a_partial_result():
     process = python_m("simulate", "--games", "1e15", "--threads", "1", env={**os.environ, "NO_COLOR": "1"})
     time.sleep(2.0)
@@ -644,6 +646,7 @@ def test_winnable_limits_leave_deals_unresolved(capsys, monkeypatch):
     assert "PySolFC games 31998-32001 (4 solved" in err and "0 winnable, 0 unwinnable, 4 unresolved" in err
 
 
+@pytest.mark.serial
 def test_winnable_ctrl_c_keeps_the_deals_done():
     process = python_m("winnable", "--kpat", "1-100000", "--deal", "free", "--threads", "1")
     time.sleep(3.0)  # past the start-up, into the deals

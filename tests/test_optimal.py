@@ -96,6 +96,7 @@ def test_an_exception_in_progress_propagates():
         acesup.optimal(acesup.Rules(suits=4, ranks=3), progress=fail)
 
 
+@pytest.mark.serial
 def test_ctrl_c_stops_optimal_promptly():
     with ctrl_c_after(0.3) as lasted, pytest.raises(KeyboardInterrupt):
         acesup.optimal(acesup.Rules(suits=4, ranks=5), threads=2)

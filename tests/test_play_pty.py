@@ -18,6 +18,7 @@ pty = pytest.importorskip("pty")  # POSIX only
 termios = pytest.importorskip("termios")
 fcntl = pytest.importorskip("fcntl")
 pytest.importorskip("readline")
+pytestmark = pytest.mark.serial  # its reads wait on a deadline
 
 UP = "\x1b[A"  # what the Up arrow key sends
 CTRL_C, CTRL_D = "\x03", "\x04"

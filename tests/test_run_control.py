@@ -15,6 +15,8 @@ import pytest
 
 import acesup
 
+pytestmark = pytest.mark.serial  # its runs are timed, or stopped by Ctrl-C
+
 REENTRY = """
 import sys
 import {engine} as engine

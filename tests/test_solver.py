@@ -271,6 +271,7 @@ def test_limits_never_give_a_wrong_verdict(engine, options):
         assert timed.winnable in (None, full.winnable)
 
 
+@pytest.mark.serial
 def test_a_time_limit_stops_a_long_search():
     game = acesup.Game.from_seed(acesup.game_seed(0, 566), acesup.Rules.easy())
     start = time.monotonic()
@@ -321,6 +322,7 @@ def test_native_solvability_equals_the_reference(rules):
     assert str(native) == str(reference)
 
 
+@pytest.mark.serial
 def test_ctrl_c_stops_solvability_promptly():
     """Ctrl-C raises KeyboardInterrupt while the native solvability runs."""
     with ctrl_c_after(0.3) as lasted, pytest.raises(KeyboardInterrupt):
