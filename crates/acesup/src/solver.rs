@@ -2543,61 +2543,87 @@ mod tests {
         "Ah6dQcAs/-/5s3d/TcAc4d 2cJd6cAd 3c4c5c7c8c9cJcKc2d5d7d8d9dTdQdKd2h3h4h5h6h7h8h9hThJhQhKh2s3s4s6s7s8s9sTsJsQsKs fill=ace",
     ];
 
-    /// Endgames of the standard deck under every option: a card c, the lowest of its
-    /// suit in play, on top of another card, a stronger card of its suit on top of
-    /// another pile, often a pile empty, the four aces and a few other cards in play,
-    /// and a stock of one to three deals. The other generators seldom make these,
-    /// and [`ONCE_WRONG`]'s positions are of this kind.
-    fn sparse_positions(count: usize, seed: u64) -> Vec<Position> {
+    /// Endgames: a card c, the lowest of its suit in play, on top of another card, a
+    /// stronger card of its suit on top of another pile, often a pile empty, the
+    /// top-rank cards and a few others in play, and a stock of a length a deal can
+    /// leave, at most three deals; the rules drawn by `draw`. The other generators
+    /// seldom make these, and [`ONCE_WRONG`]'s positions are of this kind.
+    fn sparse_positions(
+        count: usize,
+        seed: u64,
+        draw: impl Fn(&mut Rng) -> Rules,
+    ) -> Vec<Position> {
         let mut rng = Rng::new(seed);
         let mut all = Vec::new();
         while all.len() < count {
-            let rules = Rules {
-                fill: [FillRule::Top, FillRule::Ace, FillRule::Any][rng.below(3) as usize],
-                deal: [DealRule::Free, DealRule::Stuck, DealRule::Any][rng.below(3) as usize],
-                relocate_single: rng.below(2) == 1,
-                deal_to: [DealTo::All, DealTo::Empty][rng.below(2) as usize],
-                ..Rules::standard()
-            };
-            // Index 13 × suit + r, r = 12 for the ace (R1.1).
-            let card = |suit: u8, r: u8| Card::new(13 * suit + r);
-            let (suit, r) = (rng.below(4) as u8, rng.below(10) as u8);
-            let c = card(suit, r);
-            let h = card(suit, r + 1 + rng.below(u64::from(11 - r)) as u8);
-            // c is the lowest card of its suit in play; the aces all are.
-            let mut others: Vec<Card> = (0..52)
-                .map(Card::new)
-                .filter(|&x| x != c && x != h && x.index() % 13 != 12)
-                .filter(|&x| x.suit() != usize::from(suit) || x.index() % 13 > usize::from(r))
+            let rules = draw(&mut rng);
+            let (piles, deck) = (usize::from(rules.piles), rules.deck());
+            let strength = |x: Card| rules::strength(x, &rules);
+            let top_rank = |x: &Card| rules::is_top_rank(*x, &rules);
+            let low: Vec<Card> = deck.iter().copied().filter(|x| !top_rank(x)).collect();
+            let c = low[rng.below(low.len() as u64) as usize];
+            let stronger: Vec<Card> = deck
+                .iter()
+                .copied()
+                .filter(|&x| x.suit() == c.suit() && strength(x) > strength(c))
+                .collect();
+            let h = stronger[rng.below(stronger.len() as u64) as usize];
+            // c is the lowest card of its suit in play; the top-rank cards all are.
+            let mut others: Vec<Card> = low
+                .iter()
+                .copied()
+                .filter(|&x| x != c && x != h)
+                .filter(|&x| x.suit() != c.suit() || strength(x) > strength(c))
                 .collect();
             shuffle_slice(&mut others, &mut rng);
             others.truncate(4 + rng.below(9) as usize);
-            others.extend((0..4).map(|suit| card(suit, 12)));
+            others.extend(deck.iter().copied().filter(|x| top_rank(x) && *x != h));
             shuffle_slice(&mut others, &mut rng);
-            let (empty, with_c) = (rng.below(4) as usize, rng.below(4) as usize);
-            let mut tableau = vec![Vec::new(); 4];
-            if with_c != empty {
-                tableau[with_c] = vec![others.pop().expect("cards left"), c];
+            if others.len() < 2 * piles {
+                continue;
             }
-            for p in (0..4).filter(|&p| p != empty && p != with_c) {
-                tableau[p].extend(others.drain(others.len() - 1 - rng.below(2) as usize..));
+            let (empty, with_c) = (
+                rng.below(piles as u64) as usize,
+                rng.below(piles as u64) as usize,
+            );
+            let mut tableau = vec![Vec::new(); piles];
+            for p in (0..piles).filter(|&p| p != empty) {
+                let height = if p == with_c {
+                    1
+                } else {
+                    1 + rng.below(2) as usize
+                };
+                tableau[p].extend(others.drain(others.len() - height..));
             }
-            tableau[(empty + 1 + rng.below(3) as usize) % 4].push(h);
-            if with_c == empty {
-                tableau[(empty + 1) % 4].push(c);
-            }
-            let keep = others.len() / 4 * 4;
-            tableau[(empty + 2) % 4].splice(0..0, others.drain(keep..));
+            tableau[(empty + 1 + rng.below(piles as u64 - 1) as usize) % piles].push(h);
+            tableau[if with_c == empty {
+                (empty + 1) % piles
+            } else {
+                with_c
+            }]
+            .push(c);
+            // Under deal_to="all" the stock is 0 or D − P − kP cards (R6.5).
+            let stock = match rules.deal_to {
+                DealTo::All => {
+                    let base = (deck.len() - piles) % piles;
+                    let deals = (others.len().max(base) - base) / piles;
+                    if others.len() < base {
+                        0
+                    } else {
+                        base + piles * deals.min(1 + rng.below(3) as usize)
+                    }
+                }
+                DealTo::Empty => others.len().min(1 + rng.below(8) as usize),
+            };
+            tableau[(empty + 2) % piles].splice(0..0, others.drain(stock..));
             let placed: Vec<Card> = tableau.iter().flatten().chain(&others).copied().collect();
-            let discards: Vec<Card> = (0..52)
-                .map(Card::new)
+            let discards: Vec<Card> = deck
+                .iter()
+                .copied()
                 .filter(|x| !placed.contains(x))
                 .collect();
-            if !others.is_empty() {
-                all.push(
-                    Position::from_parts(rules, &tableau, &others, &discards)
-                        .expect("a whole deck"),
-                );
+            if let Ok(pos) = Position::from_parts(rules, &tableau, &others, &discards) {
+                all.push(pos);
             }
         }
         all
@@ -2609,7 +2635,14 @@ mod tests {
             .iter()
             .map(|text| Position::parse(text).expect("a position"))
             .collect();
-        all.extend(sparse_positions(20_000, 38));
+        all.extend(sparse_positions(20_000, 38, |rng| Rules {
+            fill: [FillRule::Top, FillRule::Ace, FillRule::Any][rng.below(3) as usize],
+            deal: [DealRule::Free, DealRule::Stuck, DealRule::Any][rng.below(3) as usize],
+            relocate_single: rng.below(2) == 1,
+            deal_to: [DealTo::All, DealTo::Empty][rng.below(2) as usize],
+            ..Rules::standard()
+        }));
+        all.extend(sparse_positions(20_000, 39, random_rules));
         let checked = check_against_the_plain_search(all);
         let won = checked.iter().filter(|(_, won)| *won).count();
         let lost = checked.len() - won;
