@@ -1177,7 +1177,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && s.empty() == 0 && self.deal.rules.deal_to == DealTo::All && self.locked(s) {
                 return Ok(Settled::Lost);
             }
-            if OPEN && self.last_suit_blocked(s) {
+            // S15 under every deal rule once the stock is empty; with a deal left only
+            // under `deal="any"`: elsewhere it saved fewer positions than it cost.
+            if (OPEN || self.deal.stock_left(s) == 0) && self.last_suit_blocked(s) {
                 return Ok(Settled::Lost);
             }
             if OPEN
@@ -1504,12 +1506,17 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
         let bits = self.deal.bits;
         let tops = (0..P).fold(0, |m, p| m | bits[usize::from(s.tops[p])]);
-        let in_play = self.in_play(s);
         let suits = |cards: u64| (0..4).filter(|&suit| cards & lane(suit) != 0).count();
         let shown = match left {
             0 => tops,
             _ => self.stock_bits(s),
         };
+        // With every suit shown no suit is left to open last: the common case, told
+        // before the cards in play are gathered.
+        if suits(shown) == P {
+            return false;
+        }
+        let in_play = self.in_play(s);
         let mut off = (0..4).filter(|&suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0);
         off.all(|suit| {
             if left == 0 {
