@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import acesup
 import acesup.reference as ref
-from helpers import RULE_OPTIONS, ctrl_c_after, rules_text
+from helpers import DATA, RULE_OPTIONS, ctrl_c_after, rules_text
 
 Z = 1.959963984540054
 
@@ -206,24 +206,14 @@ def test_forty_eight_discards_finish_the_game(engine):
 # --- both solvers: winning lines, agreement, limits -----------------------------------------
 
 
-# Positions that the native solver once called lost, each won (SOLVER.md): S11 without
-# relocate_single (7c moves alone to the empty pile and holds it open under the deal's As),
-# S15 under fill="any" (As is taken from under Qc before the last deal), and S9, withdrawn
-# (Ad, not As, must take the empty pile first).
-ONCE_WRONG = [
-    "5s7c/-/Ad7hTc/5h 8hAs3sAh3d9dAc2s 2c3c4c5c6c8c9cJcQcKc2d4d5d6d7d8dTdJdQdKd2h3h4h6h9hThJhQhKh4s6s7s8s9sTsJsQsKs "
-    "fill=top,deal=any",
-    "AsAh4dQc/Ac7sTs/-/Ad2s 9h5cJhTd 2c3c4c6c7c8c9cTcJcKc2d3d5d6d7d8d9dJdQdKd2h3h4h5h6h7h8hThQhKh3s4s5s6s8s9sJsQsKs "
-    "fill=any,deal=any",
-    "Ah6dQcAs/-/6c/TcAc4dAd - 2c3c4c5c7c8c9cJcKc2d3d5d7d8d9dTdQdKd2h3h4h5h6h7h8h9hThJhQhKh2s3s4s5s6s7s8s9sTsJsQsKsJd "
-    "fill=top",
-    "Ah6dQcAs/-/5s3d/TcAc4d 2cJd6cAd 3c4c5c7c8c9cJcKc2d5d7d8d9dTdQdKd2h3h4h5h6h7h8h9hThJhQhKh2s3s4s6s7s8s9sTsJsQsKs "
-    "fill=ace",
-]
+# Positions that the native solver once called lost, each won (SOLVER.md), shared with
+# the solver's cargo tests: a name and the position's text a line.
+ONCE_WRONG = [line.split(" ", 1) for line in (DATA / "solver_once_wrong.txt").read_text(encoding="utf-8").splitlines()
+              if line and not line.startswith("#")]
 
 
-@pytest.mark.parametrize("text", ONCE_WRONG, ids=["S11", "S15", "S9-top", "S9-ace"])
-def test_positions_once_called_lost_are_won(engine, text):
+@pytest.mark.parametrize("name, text", ONCE_WRONG, ids=[name for name, _ in ONCE_WRONG])
+def test_positions_once_called_lost_are_won(engine, name, text):
     solution = engine.solve(engine.Game.from_str(text))
     assert solution.winnable is True
     assert replays_to_a_win(text, solution.moves)

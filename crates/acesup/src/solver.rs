@@ -1177,9 +1177,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             if OPEN && s.empty() == 0 && self.deal.rules.deal_to == DealTo::All && self.locked(s) {
                 return Ok(Settled::Lost);
             }
-            // S15 under every deal rule once the stock is empty; with a deal left only
-            // under `deal="any"`: elsewhere it saved fewer positions than it cost.
-            if (OPEN || self.deal.stock_left(s) == 0) && self.last_suit_blocked(s) {
+            if self.last_suit_blocked(s) {
                 return Ok(Settled::Lost);
             }
             if OPEN
@@ -1223,8 +1221,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     }
 
     /// The forced moves: every discard that cannot lose a win (S1, S2, S5), the
-    /// fills of cards that lie right on a stronger card of their suit (S14), the
-    /// and the buried cards that `fill="any"` can throw away in the endgame (S4).
+    /// fills of cards that lie right on a stronger card of their suit (S14), and the
+    /// buried cards that `fill="any"` can throw away in the endgame (S4).
     /// Returns the piles that may still be discarded (S3 decides about them, or with
     /// the deal open they are branches).
     fn close(&mut self, s: &mut State<N, P>) -> u8 {
@@ -1493,14 +1491,16 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// suit stays open; once every suit is open nothing but a deal can move. So the
     /// suit that opens last after the stock is empty must have only its top-rank
     /// card left. Whether that dooms `s`: with the stock empty, every suit off the
-    /// top holds two cards or more; with one whole deal left (`deal_to="all"`),
-    /// every suit off that deal holds a card that only its top-rank card outranks,
-    /// buried under cards that open every suit before it is seen.
+    /// top holds two cards or more; with one whole deal left (`deal_to="all"`, and
+    /// only under `deal="any"`: under the other deal rules this saved fewer
+    /// positions than it cost), every suit off that deal holds a card that only its
+    /// top-rank card outranks, buried under cards that open every suit before it is
+    /// seen.
     fn last_suit_blocked(&self, s: &State<N, P>) -> bool {
         let rules = self.deal.rules;
         let left = self.deal.stock_left(s);
         if usize::from(rules.suits) != P
-            || !(left == 0 || left == P && rules.deal_to == DealTo::All)
+            || !(left == 0 || OPEN && left == P && rules.deal_to == DealTo::All)
         {
             return false;
         }
@@ -1512,38 +1512,39 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             _ => self.stock_bits(s),
         };
         // With every suit shown no suit is left to open last: the common case, told
-        // before the cards in play are gathered.
+        // before the cards in play are gathered. Every suit keeps its top-rank card
+        // in play, so each suit not shown has still to open.
         if suits(shown) == P {
             return false;
         }
         let in_play = self.in_play(s);
-        let mut off = (0..4).filter(|&suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0);
-        off.all(|suit| {
+        (0..4).filter(|&suit| shown & lane(suit) == 0).all(|suit| {
             if left == 0 {
                 return (in_play & lane(suit)).count_ones() >= 2;
             }
             if in_play & lane(suit) & !rules::TOP_RANK_BITS == 0 {
                 return false;
             }
-            // The cards above the suit's top-rank card, all seen before it, unless
-            // `fill="any"` may take it from under them.
-            if rules.fill == FillRule::Any {
-                return suits(tops) >= P;
-            }
+            // The cards above the suit's top-rank card, all seen before it; none under
+            // `fill="any"`, which may take it from under them.
             let top_rank = lane(suit) & rules::TOP_RANK_BITS;
-            let above = (0..P).find_map(|p| {
-                let pile = s.pile(p);
-                let at = pile
-                    .iter()
-                    .position(|&c| bits[usize::from(c)] == top_rank)?;
-                Some(
-                    pile[at + 1..]
+            let above = if rules.fill == FillRule::Any {
+                Some(0)
+            } else {
+                (0..P).find_map(|p| {
+                    let pile = s.pile(p);
+                    let at = pile
                         .iter()
-                        .fold(0, |m, &c| m | bits[usize::from(c)]),
-                )
-            });
+                        .position(|&c| bits[usize::from(c)] == top_rank)?;
+                    Some(
+                        pile[at + 1..]
+                            .iter()
+                            .fold(0, |m, &c| m | bits[usize::from(c)]),
+                    )
+                })
+            };
             above.is_some_and(|above| suits(tops | above) >= P)
-        }) && (0..4).any(|suit| shown & lane(suit) == 0 && in_play & lane(suit) != 0)
+        })
     }
 
     /// S12 and S13's fixpoint: with `columns` the piles below the deals to come
@@ -2539,16 +2540,12 @@ mod tests {
     }
 
     /// Positions the search once called lost though the plain search wins them, each
-    /// where a proof had a gap (SOLVER.md): S11 under `fill="top"` without
-    /// `relocate_single` (7c moves alone onto the empty pile, and the card dealt onto
-    /// it may then move), S15 (b) under `fill="any"` (As is taken from under Qc), and
-    /// S9, withdrawn (under `fill="top"` and `"ace"`).
-    const ONCE_WRONG: [&str; 4] = [
-        "5s7c/-/Ad7hTc/5h 8hAs3sAh3d9dAc2s 2c3c4c5c6c8c9cJcQcKc2d4d5d6d7d8dTdJdQdKd2h3h4h6h9hThJhQhKh4s6s7s8s9sTsJsQsKs fill=top,deal=any",
-        "AsAh4dQc/Ac7sTs/-/Ad2s 9h5cJhTd 2c3c4c6c7c8c9cTcJcKc2d3d5d6d7d8d9dJdQdKd2h3h4h5h6h7h8hThQhKh3s4s5s6s8s9sJsQsKs fill=any,deal=any",
-        "Ah6dQcAs/-/6c/TcAc4dAd - 2c3c4c5c7c8c9cJcKc2d3d5d7d8d9dTdQdKd2h3h4h5h6h7h8h9hThJhQhKh2s3s4s5s6s7s8s9sTsJsQsKsJd fill=top",
-        "Ah6dQcAs/-/5s3d/TcAc4d 2cJd6cAd 3c4c5c7c8c9cJcKc2d5d7d8d9dTdQdKd2h3h4h5h6h7h8h9hThJhQhKh2s3s4s6s7s8s9sTsJsQsKs fill=ace",
-    ];
+    /// where a proof had a gap (SOLVER.md: S11, S15 and the withdrawn S9), shared with
+    /// the Python suite: one a line, a name and the position's text.
+    const ONCE_WRONG: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/solver_once_wrong.txt"
+    ));
 
     /// Endgames: a card c, the lowest of its suit in play, on top of another card, a
     /// stronger card of its suit on top of another pile, often a pile empty, the
@@ -2613,12 +2610,9 @@ mod tests {
             let stock = match rules.deal_to {
                 DealTo::All => {
                     let base = (deck.len() - piles) % piles;
-                    let deals = (others.len().max(base) - base) / piles;
-                    if others.len() < base {
-                        0
-                    } else {
-                        base + piles * deals.min(1 + rng.below(3) as usize)
-                    }
+                    others.len().checked_sub(base).map_or(0, |room| {
+                        base + piles * (room / piles).min(1 + rng.below(3) as usize)
+                    })
                 }
                 DealTo::Empty => others.len().min(1 + rng.below(8) as usize),
             };
@@ -2639,9 +2633,14 @@ mod tests {
     #[test]
     fn agrees_with_the_plain_search_on_sparse_endgames() {
         let mut all: Vec<Position> = ONCE_WRONG
-            .iter()
-            .map(|text| Position::parse(text).expect("a position"))
+            .lines()
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .map(|line| {
+                let (_, text) = line.split_once(' ').expect("a name and a position");
+                Position::parse(text).expect("a position")
+            })
             .collect();
+        assert_eq!(all.len(), 4);
         all.extend(sparse_positions(20_000, 38, |rng| Rules {
             fill: [FillRule::Top, FillRule::Ace, FillRule::Any][rng.below(3) as usize],
             deal: [DealRule::Free, DealRule::Stuck, DealRule::Any][rng.below(3) as usize],
