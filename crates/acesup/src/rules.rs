@@ -579,6 +579,18 @@ pub fn top_bit(card: Card, ace_high: bool) -> u64 {
 /// Bit 13 of each lane: just above the top rank, never a card's bit.
 const LANE_ENDS: u64 = 1 << 13 | 1 << 29 | 1 << 45 | 1 << 61;
 
+/// The 13 card bits of each lane.
+const LANE_CARDS: u64 = 0x1fff * (1 | 1 << 16 | 1 << 32 | 1 << 48);
+
+/// Given the [`top_bit`]s of some cards, the lanes of the suits they hold a card of.
+#[inline]
+pub const fn lanes_of(cards: u64) -> u64 {
+    // A lane's card bits plus 0x1fff carry into its lane end exactly when one of them
+    // is set, and never into the next lane.
+    let ends = ((cards & LANE_CARDS) + LANE_CARDS) & LANE_ENDS;
+    (ends >> 13) * 0xffff
+}
+
 /// Given a card's [`top_bit`] (or 0 for no card), the bits of the stronger cards of
 /// its suit, plus bits that no card has: a top card may be discarded exactly when
 /// the mask of the top cards meets these (R2.1). The subtraction borrows only
@@ -1126,6 +1138,16 @@ mod tests {
                 stronger_bits(0) & Card::all().map(|c| top_bit(c, ace_high)).sum::<u64>(),
                 0
             );
+        }
+        // The lanes of a set of cards are those of its cards' suits, for sets of up
+        // to 4 cards drawn at random (so that any number of suits may be missing).
+        let mut rng = Rng::new(13);
+        for _ in 0..1000 {
+            let count = rng.below(5);
+            let cards: Vec<Card> = (0..count).map(|_| Card::new(rng.below(52) as u8)).collect();
+            let bits = cards.iter().fold(0, |m, &c| m | top_bit(c, true));
+            let lanes = cards.iter().fold(0, |m, &c| m | lane_of(top_bit(c, true)));
+            assert_eq!(lanes_of(bits), lanes, "{cards:?}");
         }
         // Strengths are a permutation of 0..12 within a suit, for both orders.
         for rules in [Rules::standard(), Rules::reverse()] {

@@ -139,6 +139,10 @@ struct State<const N: usize, const P: usize> {
     dealt: u8,
     pins: u8,
     piles: [[u8; N]; P],
+    /// The bits (`rules::top_bits`) of the cards discarded since the root, kept so
+    /// that the cards in play are one mask away ([`Search::in_play`]). Not in the
+    /// key: the piles and `dealt` decide it.
+    gone: u64,
 }
 
 /// The most points in time S13 looks at: now, and after each deal of a stock
@@ -160,6 +164,7 @@ impl<const N: usize, const P: usize> State<N, P> {
             dealt: 0,
             pins: 0,
             piles: [pile; P],
+            gone: 0,
         }
     };
 
@@ -283,6 +288,8 @@ struct Deal {
     stock_len: usize,
     /// `rules::top_bits` of the rank order in force.
     bits: &'static rules::BitTable,
+    /// The bits of the cards in play at the root, in its piles and its stock.
+    cards: u64,
     /// The layout's deck size D and win score D − S (R4.2), looked up once.
     deck_size: usize,
     win_score: usize,
@@ -393,6 +400,7 @@ impl<const P: usize> Tableau for DealtAlone<'_, P> {
 impl Deal {
     /// The rules and the stock of `pos`.
     fn of(pos: &Position) -> Deal {
+        let bits = rules::top_bits(pos.rules.ace_high);
         let mut stock = [0; CARDS];
         for (place, card) in stock.iter_mut().zip(pos.stock()) {
             *place = card.index() as u8;
@@ -401,7 +409,11 @@ impl Deal {
             rules: pos.rules,
             stock,
             stock_len: pos.stock().len(),
-            bits: rules::top_bits(pos.rules.ace_high),
+            bits,
+            cards: (0..pos.piles())
+                .flat_map(|p| pos.cards_from_top(p))
+                .chain(pos.stock().iter().copied())
+                .fold(0, |m, c| m | bits[c.index()]),
             deck_size: pos.rules.deck_size(),
             win_score: pos.rules.win_score(),
             guarded: pos.rules.fill == FillRule::Any && !pos.rules.relocate_single,
@@ -454,14 +466,30 @@ impl Deal {
         LegalMoves::with_discards::<_, P>(&self.seen(s), discards)
     }
 
+    /// Discard the top card of pile p, which has one.
+    #[inline(always)]
+    fn discard<const N: usize, const P: usize>(&self, s: &mut State<N, P>, p: usize) {
+        s.gone |= self.bits[usize::from(s.tops[p])];
+        s.take(p, 0);
+    }
+
+    /// Discard the top card of every pile in `mask` at once ([`State::discard_tops`]).
+    #[inline(always)]
+    fn discard_tops<const N: usize, const P: usize>(&self, s: &mut State<N, P>, mask: u8) {
+        // Without a branch per pile, as there: an empty pile's top reads no bits, and
+        // a pile outside the mask is masked out.
+        s.gone |= (0..P).fold(0, |m, p| {
+            m | self.bits[usize::from(s.tops[p])] & 0u64.wrapping_sub(u64::from(mask >> p & 1))
+        });
+        s.discard_tops(mask);
+    }
+
     /// Play `mv`, known to be legal, on `s`: the cards go where R2 says, and a deal
     /// to the piles of `rules::deal_targets`, in pile order.
     #[inline(always)]
     fn apply<const N: usize, const P: usize>(&self, s: &mut State<N, P>, mv: Move) {
         match mv {
-            Move::Discard(p) => {
-                s.take(usize::from(p), 0);
-            }
+            Move::Discard(p) => self.discard(s, usize::from(p)),
             Move::Fill { src, dst, index } => {
                 let card = s.take(usize::from(src), index as usize);
                 s.push(usize::from(dst), card);
@@ -1313,7 +1341,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                     .map(Move::Discard),
             );
         }
-        s.discard_tops(mask);
+        self.deal.discard_tops(s, mask);
     }
 
     /// The bits (`rules::top_bits`) of the cards still in the stock.
@@ -1329,16 +1357,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// The bits (`rules::top_bits`) of the cards still in play: in the piles or in
     /// the stock.
+    #[inline]
     fn in_play(&self, s: &State<N, P>) -> u64 {
-        self.stock_bits(s) | self.pile_bits(s)
-    }
-
-    /// The bits (`rules::top_bits`) of the cards in the piles.
-    fn pile_bits(&self, s: &State<N, P>) -> u64 {
-        let bits = self.deal.bits;
-        (0..P).fold(0, |m, p| {
-            s.pile(p).iter().fold(m, |m, &c| m | bits[usize::from(c)])
-        })
+        self.deal.cards & !s.gone
     }
 
     /// S14: under `fill="top"`, with a pile empty, a fill of a top card that lies
@@ -1372,7 +1393,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 return false;
             }
             let p = discards.trailing_zeros() as usize;
-            t.take(p, 0);
+            self.deal.discard(&mut t, p);
             if t.heights[p] == 0 {
                 return true;
             }
@@ -1447,7 +1468,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 self.deal.apply(&mut t, Move::Deal);
                 while let d @ 1.. = self.deal.discards(&t) {
                     let p = d.trailing_zeros() as usize;
-                    t.take(p, 0);
+                    self.deal.discard(&mut t, p);
                     if t.heights[p] == 0 {
                         return false;
                     }
@@ -1492,8 +1513,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// suit that opens last after the stock is empty must have only its top-rank
     /// card left. Whether that dooms `s`: with the stock empty, every suit off the
     /// top holds two cards or more; with one whole deal left (`deal_to="all"`, and
-    /// only under `deal="any"`: under the other deal rules this saved fewer
-    /// positions than it cost), every suit off that deal holds a card that only its
+    /// only under `deal="any"`: under the other deal rules the positions it cuts
+    /// are those right after the last deal, which the test with the stock empty
+    /// closes at once), every suit off that deal holds a card that only its
     /// top-rank card outranks, buried under cards that open every suit before it is
     /// seen.
     fn last_suit_blocked(&self, s: &State<N, P>) -> bool {
@@ -1506,45 +1528,45 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
         let bits = self.deal.bits;
         let tops = (0..P).fold(0, |m, p| m | bits[usize::from(s.tops[p])]);
-        let suits = |cards: u64| (0..4).filter(|&suit| cards & lane(suit) != 0).count();
-        let shown = match left {
+        let shown = rules::lanes_of(match left {
             0 => tops,
             _ => self.stock_bits(s),
-        };
-        // With every suit shown no suit is left to open last: the common case, told
-        // before the cards in play are gathered. Every suit keeps its top-rank card
-        // in play, so each suit not shown has still to open.
-        if suits(shown) == P {
+        });
+        // Every suit keeps its top-rank card in play, so each suit not shown has
+        // still to open. With every suit shown (the common case) no suit is left to
+        // open last, and a suit not shown that is down to its top-rank card may open
+        // last.
+        let waiting = !shown & rules::lanes_of(self.in_play(s) & !rules::TOP_RANK_BITS);
+        if shown == !0 || waiting != !shown {
             return false;
         }
-        let in_play = self.in_play(s);
-        (0..4).filter(|&suit| shown & lane(suit) == 0).all(|suit| {
-            if left == 0 {
-                return (in_play & lane(suit)).count_ones() >= 2;
-            }
-            if in_play & lane(suit) & !rules::TOP_RANK_BITS == 0 {
-                return false;
-            }
-            // The cards above the suit's top-rank card, all seen before it; none under
-            // `fill="any"`, which may take it from under them.
-            let top_rank = lane(suit) & rules::TOP_RANK_BITS;
-            let above = if rules.fill == FillRule::Any {
-                Some(0)
-            } else {
-                (0..P).find_map(|p| {
-                    let pile = s.pile(p);
-                    let at = pile
-                        .iter()
-                        .position(|&c| bits[usize::from(c)] == top_rank)?;
-                    Some(
-                        pile[at + 1..]
+        if left == 0 {
+            // With the stock empty: every suit off the top holds two cards or more.
+            return true;
+        }
+        (0..4)
+            .filter(|&suit| waiting & lane(suit) != 0)
+            .all(|suit| {
+                // The cards above the suit's top-rank card, all seen before it; none under
+                // `fill="any"`, which may take it from under them.
+                let top_rank = lane(suit) & rules::TOP_RANK_BITS;
+                let above = if rules.fill == FillRule::Any {
+                    Some(0)
+                } else {
+                    (0..P).find_map(|p| {
+                        let pile = s.pile(p);
+                        let at = pile
                             .iter()
-                            .fold(0, |m, &c| m | bits[usize::from(c)]),
-                    )
-                })
-            };
-            above.is_some_and(|above| suits(tops | above) >= P)
-        })
+                            .position(|&c| bits[usize::from(c)] == top_rank)?;
+                        Some(
+                            pile[at + 1..]
+                                .iter()
+                                .fold(0, |m, &c| m | bits[usize::from(c)]),
+                        )
+                    })
+                };
+                above.is_some_and(|above| rules::lanes_of(tops | above) == !0)
+            })
     }
 
     /// S12 and S13's fixpoint: with `columns` the piles below the deals to come
@@ -1667,9 +1689,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         shown: u64,
         gone: u64,
     ) -> bool {
-        let (first, last) = (dealt[0].later, dealt[dealt.len() - 1].later);
-        let before_last = first & !last | self.pile_bits(s);
-        let stuck = before_last & !gone & !rules::TOP_RANK_BITS;
+        let last = dealt[dealt.len() - 1].later;
+        let stuck = self.in_play(s) & !last & !gone & !rules::TOP_RANK_BITS;
         let mut missing = (0..4).filter(|&suit| shown & lane(suit) == 0).peekable();
         missing.peek().is_some() && missing.all(|suit| stuck & lane(suit) != 0)
     }
