@@ -952,8 +952,14 @@ impl<'a, const P: usize> Columns<'a, P> {
             let all = self.seen.iter().fold(0, |m, &b| m | b);
             let mut grown = false;
             for p in 0..P {
-                let bit = self.next(p) & open;
-                if bit != 0 && rules::stronger_bits(bit) & all & !self.seen[p] != 0 {
+                // What the other piles might show is the same after each card of p
+                // that leaves.
+                let others = all & !self.seen[p];
+                loop {
+                    let bit = self.next(p) & open;
+                    if bit == 0 || rules::stronger_bits(bit) & others == 0 {
+                        break;
+                    }
                     self.take(p);
                     grown = true;
                 }
