@@ -1650,9 +1650,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
 
     /// The lanes (`rules::top_bits`) of the suits of `cards`.
     fn suit_lanes<'c>(&self, cards: impl IntoIterator<Item = &'c u8>) -> u64 {
-        cards.into_iter().fold(0, |m, &c| {
-            m | rules::lane_of(self.deal.bits[usize::from(c)])
-        })
+        rules::lanes_of(
+            cards
+                .into_iter()
+                .fold(0, |m, &c| m | self.deal.bits[usize::from(c)]),
+        )
     }
 
     /// S17: with as many suits as piles under `deal_to="all"` and `fill="top"` or
@@ -1720,8 +1722,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     ) -> bool {
         let last = dealt[dealt.len() - 1].later;
         let stuck = self.in_play(s) & !last & !gone & !rules::TOP_RANK_BITS;
-        let mut missing = (0..4).filter(|&suit| shown & lane(suit) == 0).peekable();
-        missing.peek().is_some() && missing.all(|suit| stuck & lane(suit) != 0)
+        shown != !0 && !shown & !rules::lanes_of(stuck) == 0
     }
 
     /// S12: S8 for `deal="any"` (under `deal_to="all"`), where a line may deal
