@@ -140,9 +140,10 @@ struct State<const N: usize, const P: usize> {
     dealt: u8,
     pins: u8,
     piles: [[u8; N]; P],
-    /// The bits (`rules::top_bits`) of the cards discarded since the root, kept so
-    /// that the cards in play are one mask away ([`Search::in_play`]). Not in the
-    /// key: the piles and `dealt` decide it.
+    /// Under `deal="any"`, the bits (`rules::top_bits`) of the cards discarded
+    /// since the root, so that the cards in play are one mask away
+    /// ([`Search::in_play`]); 0 under the other deal rules, which ask for them
+    /// seldom. Not in the key: the piles and `dealt` decide it.
     gone: u64,
 }
 
@@ -467,30 +468,14 @@ impl Deal {
         LegalMoves::with_discards::<_, P>(&self.seen(s), discards)
     }
 
-    /// Discard the top card of pile p, which has one.
-    #[inline(always)]
-    fn discard<const N: usize, const P: usize>(&self, s: &mut State<N, P>, p: usize) {
-        s.gone |= self.bits[usize::from(s.tops[p])];
-        s.take(p, 0);
-    }
-
-    /// Discard the top card of every pile in `mask` at once ([`State::discard_tops`]).
-    #[inline(always)]
-    fn discard_tops<const N: usize, const P: usize>(&self, s: &mut State<N, P>, mask: u8) {
-        // Without a branch per pile, as there: an empty pile's top reads no bits, and
-        // a pile outside the mask is masked out.
-        s.gone |= (0..P).fold(0, |m, p| {
-            m | self.bits[usize::from(s.tops[p])] & 0u64.wrapping_sub(u64::from(mask >> p & 1))
-        });
-        s.discard_tops(mask);
-    }
-
     /// Play `mv`, known to be legal, on `s`: the cards go where R2 says, and a deal
     /// to the piles of `rules::deal_targets`, in pile order.
     #[inline(always)]
     fn apply<const N: usize, const P: usize>(&self, s: &mut State<N, P>, mv: Move) {
         match mv {
-            Move::Discard(p) => self.discard(s, usize::from(p)),
+            Move::Discard(p) => {
+                s.take(usize::from(p), 0);
+            }
             Move::Fill { src, dst, index } => {
                 let card = s.take(usize::from(src), index as usize);
                 s.push(usize::from(dst), card);
@@ -1162,6 +1147,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 _ => {}
             }
         }
+        if let (true, Move::Discard(p)) = (OPEN, mv) {
+            s.gone |= self.deal.bits[usize::from(s.tops[usize::from(p)])];
+        }
         self.deal.apply(s, mv);
         if self.record {
             self.buffers.line.push(mv);
@@ -1367,7 +1355,15 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                     .map(Move::Discard),
             );
         }
-        self.deal.discard_tops(s, mask);
+        if OPEN {
+            // Without a branch per pile, as `State::discard_tops`: a pile outside the
+            // mask is masked out.
+            s.gone |= (0..P).fold(0, |m, p| {
+                let bit = self.deal.bits[usize::from(s.tops[p])];
+                m | bit & 0u64.wrapping_sub(u64::from(mask >> p & 1))
+            });
+        }
+        s.discard_tops(mask);
     }
 
     /// The bits (`rules::top_bits`) of the cards still in the stock.
@@ -1385,7 +1381,22 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     /// the stock.
     #[inline]
     fn in_play(&self, s: &State<N, P>) -> u64 {
+        if !OPEN {
+            return self.stock_bits(s) | self.pile_bits(s);
+        }
+        debug_assert_eq!(
+            self.deal.cards & !s.gone,
+            self.stock_bits(s) | self.pile_bits(s)
+        );
         self.deal.cards & !s.gone
+    }
+
+    /// The bits (`rules::top_bits`) of the cards in the piles.
+    fn pile_bits(&self, s: &State<N, P>) -> u64 {
+        let bits = self.deal.bits;
+        (0..P).fold(0, |m, p| {
+            s.pile(p).iter().fold(m, |m, &c| m | bits[usize::from(c)])
+        })
     }
 
     /// S14: under `fill="top"`, with a pile empty, a fill of a top card that lies
@@ -1419,7 +1430,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 return false;
             }
             let p = discards.trailing_zeros() as usize;
-            self.deal.discard(&mut t, p);
+            t.take(p, 0);
             if t.heights[p] == 0 {
                 return true;
             }
@@ -1494,7 +1505,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 self.deal.apply(&mut t, Move::Deal);
                 while let d @ 1.. = self.deal.discards(&t) {
                     let p = d.trailing_zeros() as usize;
-                    self.deal.discard(&mut t, p);
+                    t.take(p, 0);
                     if t.heights[p] == 0 {
                         return false;
                     }
@@ -1559,12 +1570,15 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             0 => tops,
             _ => self.stock_bits(s),
         });
-        // Every suit keeps its top-rank card in play, so each suit not shown has
-        // still to open. With every suit shown (the common case) no suit is left to
-        // open last, and a suit not shown that is down to its top-rank card may open
-        // last.
+        // With every suit shown (the common case, told before the cards in play are
+        // asked for) no suit is left to open last. Every suit keeps its top-rank card
+        // in play, so each suit not shown has still to open, and one that is down to
+        // its top-rank card may open last.
+        if shown == !0 {
+            return false;
+        }
         let waiting = !shown & rules::lanes_of(self.in_play(s) & !rules::TOP_RANK_BITS);
-        if shown == !0 || waiting != !shown {
+        if waiting != !shown {
             return false;
         }
         if left == 0 {
