@@ -859,17 +859,9 @@ struct Columns<'a, const P: usize> {
 /// pile's `len` are read, so the room is never cleared (clearing it each time took
 /// about 6% of the time under `Rules.kpat()`). A pile's stack holds its first card
 /// that has not left and one card a deal.
-#[derive(Clone, Copy)]
 struct Stacks<const P: usize> {
     stack: [[u64; MAX_TIMES + 1]; P],
     after: [[u64; MAX_TIMES + 1]; P],
-}
-
-impl<const P: usize> Stacks<P> {
-    const EMPTY: Self = Stacks {
-        stack: [[0; MAX_TIMES + 1]; P],
-        after: [[0; MAX_TIMES + 1]; P],
-    };
 }
 
 impl<'a, const P: usize> Columns<'a, P> {
@@ -1052,7 +1044,10 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 later: 0,
             }; MAX_TIMES],
             deal_count: 0,
-            room: RefCell::new(Stacks::EMPTY),
+            room: RefCell::new(Stacks {
+                stack: [[0; MAX_TIMES + 1]; P],
+                after: [[0; MAX_TIMES + 1]; P],
+            }),
         };
         if OPEN && deal.rules.deal_to == DealTo::All {
             // The cards of each deal, as the rules deal them: only the heights and
@@ -1093,8 +1088,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             return Some(false);
         }
         let mut state = root;
+        let mut held = false;
         loop {
-            match self.enter(&mut state) {
+            match self.enter(&mut state, held) {
                 Ok(true) => return Some(true),
                 Ok(false) => {}
                 Err(Stop) => return None,
@@ -1113,6 +1109,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 self.frames.pop();
             };
             self.take_step(&mut state, step);
+            held = self.holds(&state, step);
         }
     }
 
@@ -1126,10 +1123,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             .map(|f| self.buffers.steps[f.next - 1])
             .collect();
         let mut state = root;
-        let _ = self.settle(&mut state);
+        let _ = self.settle(&mut state, false);
         for step in path {
             self.take_step(&mut state, step);
-            let _ = self.settle(&mut state);
+            let held = self.holds(&state, step);
+            let _ = self.settle(&mut state, held);
         }
     }
 
@@ -1170,9 +1168,16 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
     }
 
+    /// Whether `step`, just taken to `s`, was a hold (S10: a pin while the deal is
+    /// open), which leaves the piles of its branch point as they were.
+    #[inline(always)]
+    fn holds(&self, s: &State<N, P>, step: Step) -> bool {
+        OPEN && matches!(step, Step::Pin(_)) && self.deal_is_open(s)
+    }
+
     /// Settle `s` and, unless it was met before, push its branches: true when won.
-    fn enter(&mut self, s: &mut State<N, P>) -> std::result::Result<bool, Stop> {
-        match self.settle(s)? {
+    fn enter(&mut self, s: &mut State<N, P>, held: bool) -> std::result::Result<bool, Stop> {
+        match self.settle(s, held)? {
             Settled::Won => Ok(true),
             Settled::Lost => Ok(false),
             Settled::Branch(legal) => {
@@ -1206,27 +1211,21 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     }
 
     /// Play the forced moves (S1-S5, S14), then the deals while nothing else is
-    /// legal.
-    fn settle(&mut self, s: &mut State<N, P>) -> std::result::Result<Settled, Stop> {
+    /// legal. `held`: `s` is a settled branch point with a card just held (S10), so
+    /// that S11 plays nothing and the tests that lose a position, which look at the
+    /// piles and not at the holds, say what they said there: no, until the deal.
+    fn settle(
+        &mut self,
+        s: &mut State<N, P>,
+        mut held: bool,
+    ) -> std::result::Result<Settled, Stop> {
         loop {
             let discards = self.close(s);
             if self.deal.score(s) == self.deal.win_score {
                 return Ok(Settled::Won);
             }
             self.count_node()?;
-            // S13, where a deal may come at any time: otherwise S1-S5 and S8 leave
-            // little for it to find.
-            if OPEN && s.empty() == 0 && self.deal.rules.deal_to == DealTo::All && self.locked(s) {
-                return Ok(Settled::Lost);
-            }
-            if self.last_suit_blocked(s) {
-                return Ok(Settled::Lost);
-            }
-            if OPEN
-                && s.empty() != 0
-                && self.deal.rules.deal_to == DealTo::All
-                && self.no_suit_clears(s, self.deals_from(s.dealt))
-            {
+            if !std::mem::take(&mut held) && self.lost(s) {
                 return Ok(Settled::Lost);
             }
             // With no pile empty and nothing to discard, only the deal can be legal; a
@@ -1253,6 +1252,17 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             debug_assert!(rules::can_deal(&self.deal.seen(s)));
             self.play(s, Move::Deal);
         }
+    }
+
+    /// Whether a settled position is lost by S13, S15 or S17.
+    #[inline(always)]
+    fn lost(&self, s: &State<N, P>) -> bool {
+        let all = self.deal.rules.deal_to == DealTo::All;
+        // S13, where a deal may come at any time: otherwise S1-S5 and S8 leave
+        // little for it to find.
+        OPEN && all && s.empty() == 0 && self.locked(s)
+            || self.last_suit_blocked(s)
+            || OPEN && all && s.empty() != 0 && self.no_suit_clears(s, self.deals_from(s.dealt))
     }
 
     /// Whether a deal may come before a legal discard (`deal="any"` while the stock
