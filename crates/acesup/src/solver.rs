@@ -290,7 +290,8 @@ struct Deal {
     stock_len: usize,
     /// `rules::top_bits` of the rank order in force.
     bits: &'static rules::BitTable,
-    /// The bits of the cards in play at the root, in its piles and its stock.
+    /// The bits of the cards in play at the root, in its piles and its stock: with
+    /// `State::gone`, the cards in play under `deal="any"`.
     cards: u64,
     /// The layout's deck size D and win score D − S (R4.2), looked up once.
     deck_size: usize,
