@@ -1226,9 +1226,6 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 return Ok(Settled::Won);
             }
             self.count_node()?;
-            if !std::mem::take(&mut held) && self.lost(s) {
-                return Ok(Settled::Lost);
-            }
             // With no pile empty and nothing to discard, only the deal can be legal; a
             // held card (S10) waits for it too.
             let free = if self.deal_is_open(s) {
@@ -1236,7 +1233,22 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             } else {
                 discards
             };
-            if s.empty() != 0 || free != 0 {
+            if s.empty() == 0 && free == 0 {
+                if self.deal.stock_left(s) == 0 {
+                    // The deal is legal exactly while the stock lasts (R2.3, whatever
+                    // the deal rule).
+                    debug_assert!(!rules::can_deal(&self.deal.seen(s)));
+                    return Ok(Settled::Lost);
+                }
+                // A point on the line to the position after the deal, which the tests
+                // see at least as well: no card can leave before the deal, so S13 and
+                // S17 find there what they would find here a stretch earlier, and
+                // S15 (a) there closes whatever S15 (b) would close here.
+                held = false;
+            } else {
+                if !std::mem::take(&mut held) && self.lost(s) {
+                    return Ok(Settled::Lost);
+                }
                 let legal = self.deal.legal(s, discards);
                 if legal.is_empty() {
                     return Ok(Settled::Lost);
@@ -1244,11 +1256,6 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 if !(legal.deal && legal.len() == 1) {
                     return Ok(Settled::Branch(legal));
                 }
-            } else if self.deal.stock_left(s) == 0 {
-                // No discard and no empty pile: the deal is legal exactly while the
-                // stock lasts (R2.3, whatever the deal rule).
-                debug_assert!(!rules::can_deal(&self.deal.seen(s)));
-                return Ok(Settled::Lost);
             }
             debug_assert!(rules::can_deal(&self.deal.seen(s)));
             self.play(s, Move::Deal);
