@@ -937,14 +937,17 @@ impl<'a, const P: usize> Columns<'a, P> {
     /// S13's rule within a stretch whose suits `open` may move (S16), a pass over
     /// the piles at a time: the next card of a pile leaves when a stronger card of
     /// its suit might be on top of another pile. The passes go on until no card
-    /// leaves (false) or, at the start of a pass, a pile might be empty (true): S17
-    /// takes the piles up from there, the same in both fixpoints.
+    /// leaves (false) or a pile might be empty (true): S17 takes the piles up from
+    /// there, the same in both fixpoints, whatever the other piles have passed by
+    /// then (it lets every card of the suits `open` leave).
     fn close_stretch(&mut self, open: u64) -> bool {
+        if (0..P).any(|p| self.next(p) == 0) {
+            return true;
+        }
+        // What the piles might show, kept up to date as cards leave: a pile's cards
+        // see what the piles before it in the pass have shown.
+        let mut all = self.seen.iter().fold(0, |m, &b| m | b);
         loop {
-            if (0..P).any(|p| self.next(p) == 0) {
-                return true;
-            }
-            let all = self.seen.iter().fold(0, |m, &b| m | b);
             let mut grown = false;
             for p in 0..P {
                 // What the other piles might show is the same after each card of p
@@ -957,7 +960,11 @@ impl<'a, const P: usize> Columns<'a, P> {
                     }
                     self.take(p);
                     grown = true;
+                    if self.len[p] == 0 {
+                        return true;
+                    }
                 }
+                all |= self.seen[p];
             }
             if !grown {
                 return false;
