@@ -731,7 +731,10 @@ impl Solver {
             // sooner (SOLVER.md, *Free deals first*). The budget is shared.
             deal.rules.deal = DealRule::Free;
             winnable = self.search(&deal, pos, limits).filter(|&won| won);
-            spent = self.buffers.nodes;
+            if winnable.is_none() {
+                // The search under "any" counts its positions from 0 again.
+                spent = self.buffers.nodes;
+            }
             deal.rules.deal = DealRule::Any;
         }
         if winnable.is_none() {
@@ -3047,6 +3050,31 @@ mod tests {
                 );
                 check_line(&pos, &s);
             }
+        }
+    }
+
+    /// The positions a solve reports are the positions it searched: under a node
+    /// limit of that many the same solve ends the same, under one fewer it stops.
+    /// Under `deal="any"` too, where a search under `"free"` comes first: kpat deals
+    /// won by that search (2, 4), lost (16, 39, 43) and won only by the search
+    /// under `"any"` (771, 829). (A win of the first search counted its positions
+    /// twice once.)
+    #[test]
+    fn nodes_are_the_positions_searched() {
+        for n in [2, 4, 16, 39, 43, 771, 829] {
+            let deck = crate::deals::deck_from_kpat(n).unwrap();
+            let pos = Position::from_deck(&deck, Rules::kpat());
+            let full = solve(&pos, &Limits::default());
+            assert!(full.winnable.is_some(), "kpat deal {n}");
+            let under = |nodes| {
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                };
+                solve(&pos, &limits).winnable
+            };
+            assert_eq!(under(full.nodes), full.winnable, "kpat deal {n}");
+            assert_eq!(under(full.nodes - 1), None, "kpat deal {n}");
         }
     }
 
