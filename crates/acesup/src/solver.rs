@@ -1099,9 +1099,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             return Some(false);
         }
         let mut state = root;
-        let mut tested = true;
+        let mut held = false;
         loop {
-            match self.enter(&mut state, tested) {
+            match self.enter(&mut state, held) {
                 Ok(true) => return Some(true),
                 Ok(false) => {}
                 Err(Stop) => return None,
@@ -1120,7 +1120,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 self.frames.pop();
             };
             self.take_step(&mut state, step);
-            tested = self.tested_after(&state, step);
+            held = self.holds(&state, step);
         }
     }
 
@@ -1134,11 +1134,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             .map(|f| self.buffers.steps[f.next - 1])
             .collect();
         let mut state = root;
-        let _ = self.settle(&mut state, true);
+        let _ = self.settle(&mut state, false);
         for step in path {
             self.take_step(&mut state, step);
-            let tested = self.tested_after(&state, step);
-            let _ = self.settle(&mut state, tested);
+            let held = self.holds(&state, step);
+            let _ = self.settle(&mut state, held);
         }
     }
 
@@ -1179,24 +1179,16 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
     }
 
-    /// Whether the tests that lose a position (S13, S15, S17) look at `s`, where
-    /// `step` just led, before its next deal. Under `deal="any"`, while the stock
-    /// lasts, only after a deal: the branch point that `step` left passed them, and a
-    /// hold, a discard or a fill changes little of what they see there (their
-    /// fixpoints let every card go that might), while the lines they close end right
-    /// after a deal (SOLVER.md, *Where the hard kpat deals spend their positions*).
+    /// Whether `step`, just taken to `s`, was a hold (S10: a pin while the deal is
+    /// open), which leaves the piles of its branch point as they were.
     #[inline(always)]
-    fn tested_after(&self, s: &State<N, P>, step: Step) -> bool {
-        let dealt = matches!(
-            step,
-            Step::Play(Move::Deal) | Step::Arranged { mv: Move::Deal, .. }
-        );
-        !OPEN || dealt || !self.deal_is_open(s)
+    fn holds(&self, s: &State<N, P>, step: Step) -> bool {
+        OPEN && matches!(step, Step::Pin(_)) && self.deal_is_open(s)
     }
 
     /// Settle `s` and, unless it was met before, push its branches: true when won.
-    fn enter(&mut self, s: &mut State<N, P>, tested: bool) -> std::result::Result<bool, Stop> {
-        match self.settle(s, tested)? {
+    fn enter(&mut self, s: &mut State<N, P>, held: bool) -> std::result::Result<bool, Stop> {
+        match self.settle(s, held)? {
             Settled::Won => Ok(true),
             Settled::Lost => Ok(false),
             Settled::Branch(legal) => {
@@ -1230,12 +1222,13 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     }
 
     /// Play the forced moves (S1-S5, S14), then the deals while nothing else is
-    /// legal. `tested`: whether the tests that lose a position look at it before
-    /// the first of those deals (they do after it).
+    /// legal. `held`: `s` is a settled branch point with a card just held (S10), so
+    /// that S11 plays nothing and the tests that lose a position, which look at the
+    /// piles and not at the holds, say what they said there: no, until the deal.
     fn settle(
         &mut self,
         s: &mut State<N, P>,
-        mut tested: bool,
+        mut held: bool,
     ) -> std::result::Result<Settled, Stop> {
         loop {
             let discards = self.close(s);
@@ -1261,8 +1254,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 // see at least as well: no card can leave before the deal, so S13 and
                 // S17 find there what they would find here a stretch earlier, and
                 // S15 (a) there closes whatever S15 (b) would close here.
+                held = false;
             } else {
-                if tested && self.lost(s) {
+                if !std::mem::take(&mut held) && self.lost(s) {
                     return Ok(Settled::Lost);
                 }
                 let legal = self.deal.legal(s, discards);
@@ -1275,7 +1269,6 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             }
             debug_assert!(rules::can_deal(&self.deal.seen(s)));
             self.play(s, Move::Deal);
-            tested = true;
         }
     }
 
@@ -2583,28 +2576,9 @@ mod tests {
                 let s = solve(&pos, &Limits::default());
                 assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
                 check_line(&pos, &s);
-                // The search asks its tests at some positions only (SOLVER.md,
-                // *Where the tests look*): asked here of every one.
-                assert!(!(expected && condemned(&pos)), "{}", pos.to_text());
                 Some((pos.rules, expected))
             })
             .collect()
-    }
-
-    /// Whether the tests that condemn a position (S13, S15, S17: `Search::lost`)
-    /// condemn `pos`.
-    fn condemned(pos: &Position) -> bool {
-        fn under<const P: usize>(pos: &Position) -> bool {
-            let s = State::<LARGE, P>::of(pos);
-            match pos.rules.deal {
-                DealRule::Any => with_open_search::<P, true, _>(pos, |search| search.lost(&s)),
-                _ => with_open_search::<P, false, _>(pos, |search| search.lost(&s)),
-            }
-        }
-        match pos.rules.piles {
-            4 => under::<4>(pos),
-            _ => under::<5>(pos),
-        }
     }
 
     /// Every layout and option of the family, from the start of small decks to the
