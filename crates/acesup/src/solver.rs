@@ -1236,6 +1236,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 return Ok(Settled::Won);
             }
             self.count_node()?;
+            let held_here = std::mem::take(&mut held);
             // With no pile empty and nothing to discard, only the deal can be legal; a
             // held card (S10) waits for it too.
             let free = if self.deal_is_open(s) {
@@ -1254,9 +1255,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 // see at least as well: no card can leave before the deal, so S13 and
                 // S17 find there what they would find here a stretch earlier, and
                 // S15 (a) there closes whatever S15 (b) would close here.
-                held = false;
             } else {
-                if !std::mem::take(&mut held) && self.lost(s) {
+                if !held_here && self.lost(s) {
                     return Ok(Settled::Lost);
                 }
                 let legal = self.deal.legal(s, discards);
