@@ -1812,6 +1812,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         if self.deal.stock_left(s) == 0 {
             let mut order: [usize; P] = std::array::from_fn(|p| p);
             order.sort_unstable_by_key(|&p| s.pile(p));
+            // The pins are not reordered with the piles, as there are none: with the stock
+            // empty S1 takes every discard, so no pin is made, and none outlives a
+            // deal: a pinned card can be discarded until it is, which keeps the deal
+            // illegal under `"free"` and `"stuck"`, and a deal drops S10's holds.
+            debug_assert_eq!(s.pins, 0, "a pin with the stock empty");
             c.heights = order.map(|p| s.heights[p]);
             c.piles = order.map(|p| s.piles[p]);
         } else if let light @ 1.. = self.light_piles(s) {
