@@ -155,6 +155,25 @@ const MAX_TIMES: usize = 14;
 /// `rules::BitTable` are 0.
 const NO_CARD: u8 = CARDS as u8;
 
+/// The fields of a state's key ([`Search::key`]) above the bits of its cards
+/// (card index i at bit i): `dealt` (6 bits), `pins` (a bit a pile), a base a pile
+/// (6 bits: a card, or [`NO_BASE`]) and a home a pile (3 bits: a pile, or
+/// [`NO_HOME`]).
+const DEALT_AT: u32 = CARDS as u32;
+const PINS_AT: u32 = DEALT_AT + 6;
+const BASES_AT: u32 = PINS_AT + MAX_PILES as u32;
+const HOMES_AT: u32 = BASES_AT + 6 * MAX_PILES as u32;
+const KEY_BITS: u32 = HOMES_AT + 3 * MAX_PILES as u32;
+const NO_BASE: u8 = (1 << 6) - 1;
+const NO_HOME: u8 = (1 << 3) - 1;
+const _: () = assert!(
+    KEY_BITS + GENERATION_BITS <= 128
+        && CARDS < NO_BASE as usize
+        && 6 + MAX_PILES as u32 + GENERATION_BITS <= 64
+        && MAX_PILES < 7
+        && CARDS <= 3 * 21
+);
+
 impl<const N: usize, const P: usize> State<N, P> {
     const EMPTY: Self = {
         assert!(N.is_power_of_two(), "a pile's places wrap modulo N");
@@ -293,6 +312,10 @@ struct Deal {
     /// The bits of the cards in play at the root, in its piles and its stock: with
     /// `State::gone`, the cards in play under `deal="any"`.
     cards: u64,
+    /// The home of each card (by index): the pile it was dealt to, the root's
+    /// piles included, or [`NO_HOME`] for a stock card under `deal_to="empty"`,
+    /// whose pile depends on the line ([`Search::key`]).
+    home: [u8; CARDS + 1],
     /// The layout's deck size D and win score D − S (R4.2), looked up once.
     deck_size: usize,
     win_score: usize,
@@ -408,6 +431,18 @@ impl Deal {
         for (place, card) in stock.iter_mut().zip(pos.stock()) {
             *place = card.index() as u8;
         }
+        // Card i of the stock goes to pile i mod P under `deal_to="all"` (R2.3).
+        let mut home = [NO_HOME; CARDS + 1];
+        for p in 0..pos.piles() {
+            for card in pos.cards_from_top(p) {
+                home[card.index()] = p as u8;
+            }
+        }
+        if pos.rules.deal_to == DealTo::All {
+            for (i, card) in pos.stock().iter().enumerate() {
+                home[card.index()] = (i % pos.piles()) as u8;
+            }
+        }
         Deal {
             rules: pos.rules,
             stock,
@@ -417,6 +452,7 @@ impl Deal {
                 .flat_map(|p| pos.cards_from_top(p))
                 .chain(pos.stock().iter().copied())
                 .fold(0, |m, c| m | bits[c.index()]),
+            home,
             deck_size: pos.rules.deck_size(),
             win_score: pos.rules.win_score(),
             guarded: pos.rules.fill == FillRule::Any && !pos.rules.relocate_single,
@@ -510,105 +546,127 @@ impl Deal {
 // ---------------------------------------------------------------------------
 // The transposition table
 
-/// An exact set of states, stored as their key bytes (`Search::insert`).
-///
-/// Open addressing over `slots`, each `generation << 48 | tag << 32 | offset`: the key
-/// starts at `arena[offset]`, `tag` is 16 bits of its hash (to skip most byte
-/// comparisons), and a slot whose generation is not the current one is free, so
-/// that clearing the set between two solves costs nothing.
-struct Table {
-    slots: Vec<u64>,
-    arena: Vec<u8>,
-    len: usize,
-    generation: u64,
-    /// The number of piles of the keys stored (see [`key_len`]).
-    piles: usize,
+/// A state's key in the table ([`Search::insert`]), with room above its bits for
+/// the table's generation ([`GENERATION_BITS`]).
+trait Key: Copy + Default + Eq {
+    /// The key's words, for the tests' check of the keys.
+    #[cfg(test)]
+    fn words(self) -> [u64; 4];
+    /// The key with `generation` in its top bits (clear before).
+    fn stamped(self, generation: u64) -> Self;
+    fn generation(self) -> u64;
+    /// A 64-bit hash of the key without its generation.
+    fn hash(self) -> u64;
 }
 
-/// Where a key's length is found: the heights of its `piles` piles lead it.
-fn key_len(key: &[u8], piles: usize) -> usize {
-    key_head(piles) + key[..piles].iter().map(|&h| usize::from(h)).sum::<usize>()
-}
-
-/// The bytes before the cards in a key: the heights of `piles` piles, `dealt` and
-/// `pins`.
-const fn key_head(piles: usize) -> usize {
-    piles + 2
-}
-
-/// A 64-bit hash of a key (multiply and xor-shift over its 8-byte words).
-fn hash(key: &[u8]) -> u64 {
+/// A 64-bit hash of `words` (multiply and xor-shift over them), the generation's
+/// bits of the last one cleared.
+#[inline(always)]
+fn hash_words<const W: usize>(mut words: [u64; W]) -> u64 {
     let mix = |h: u64, word: u64| {
         let h = (h ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         h ^ h >> 29
     };
-    let words = key.chunks_exact(8);
-    let tail = words
-        .remainder()
-        .iter()
-        .rev()
-        .fold(key.len() as u64, |w, &b| w << 8 | u64::from(b));
-    let h = words.fold(0x243f_6a88_85a3_08d3, |h, w| {
-        mix(h, u64::from_le_bytes(w.try_into().expect("8 bytes")))
-    });
-    let h = mix(h, tail);
+    words[W - 1] &= !0 >> GENERATION_BITS;
+    let h = words.into_iter().fold(0x243f_6a88_85a3_08d3, mix);
     h ^ h >> 32
+}
+
+/// The bits at the top of a key that hold the table's generation.
+const GENERATION_BITS: u32 = 16;
+
+/// [`Search::key`]'s key under `deal_to="all"`: 108 bits.
+impl Key for u128 {
+    #[cfg(test)]
+    fn words(self) -> [u64; 4] {
+        [0, 0, self as u64, (self >> 64) as u64]
+    }
+    fn stamped(self, generation: u64) -> u128 {
+        self | u128::from(generation) << (128 - GENERATION_BITS)
+    }
+    fn generation(self) -> u64 {
+        (self >> (128 - GENERATION_BITS)) as u64
+    }
+    fn hash(self) -> u64 {
+        hash_words([self as u64, (self >> 64) as u64])
+    }
+}
+
+/// [`Search::wide_key`]'s key, under any `deal_to`: 167 bits.
+impl Key for [u64; 4] {
+    #[cfg(test)]
+    fn words(self) -> [u64; 4] {
+        self
+    }
+    fn stamped(mut self, generation: u64) -> [u64; 4] {
+        self[3] |= generation << (64 - GENERATION_BITS);
+        self
+    }
+    fn generation(self) -> u64 {
+        self[3] >> (64 - GENERATION_BITS)
+    }
+    fn hash(self) -> u64 {
+        hash_words(self)
+    }
+}
+
+/// An exact set of states, stored as their keys: open addressing over `slots`,
+/// each a key stamped with the generation of the set it was put in, so that a slot
+/// of an older generation is free and clearing the set costs nothing. Keys are
+/// compared in full, so two states are never confused, whatever their hash.
+struct Table<K: Key> {
+    slots: Vec<K>,
+    len: usize,
+    generation: u64,
 }
 
 /// The memory ran out: the search stops with no verdict.
 struct OutOfMemory;
 
-impl Table {
+impl<K: Key> Table<K> {
     const MIN_SLOTS: usize = 1 << 10;
 
-    fn new() -> Table {
+    fn new() -> Table<K> {
         Table {
-            slots: vec![0; Table::MIN_SLOTS],
-            arena: Vec::new(),
+            slots: vec![K::default(); Self::MIN_SLOTS],
             len: 0,
             generation: 1,
-            piles: 0,
         }
     }
 
-    /// Forget every key; the keys to come have `piles` piles.
-    fn clear(&mut self, piles: usize) {
-        self.piles = piles;
-        self.arena.clear();
+    /// Forget every key.
+    fn clear(&mut self) {
         self.len = 0;
         self.generation += 1;
-        if self.generation == 1 << 16 {
-            self.slots.fill(0);
+        if self.generation == 1 << GENERATION_BITS {
+            self.slots.fill(K::default());
             self.generation = 1;
         }
     }
 
-    /// Add `key`: true if it is new, false if it was there.
-    fn insert(&mut self, key: &[u8]) -> std::result::Result<bool, OutOfMemory> {
-        if 2 * (self.len + 1) > self.slots.len() {
+    /// Add `key` (its generation bits clear): true if it is new, false if it was
+    /// there.
+    fn insert(&mut self, key: K) -> std::result::Result<bool, OutOfMemory> {
+        debug_assert_eq!(key.generation(), 0, "a key's top bits are the table's");
+        // At most three slots in four in use: a new key probes about 8 slots, two
+        // or three cache lines, and the table takes 21 to 43 bytes a state.
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow()?;
         }
-        let h = hash(key);
-        let stamp = self.generation << 48 | (h >> 48) << 32;
+        let slot = key.stamped(self.generation);
         let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = key.hash() as usize & mask;
         loop {
-            let slot = self.slots[i];
-            if slot >> 48 != self.generation {
-                break;
+            let there = self.slots[i];
+            if there == slot {
+                return Ok(false);
             }
-            if slot & !0xffff_ffff == stamp {
-                let at = (slot & 0xffff_ffff) as usize;
-                if self.arena.get(at..at + key.len()) == Some(key) {
-                    return Ok(false);
-                }
+            if there.generation() != self.generation {
+                break;
             }
             i = (i + 1) & mask;
         }
-        let at = u32::try_from(self.arena.len()).map_err(|_| OutOfMemory)?;
-        self.arena.try_reserve(key.len()).map_err(|_| OutOfMemory)?;
-        self.arena.extend_from_slice(key);
-        self.slots[i] = stamp | u64::from(at);
+        self.slots[i] = slot;
         self.len += 1;
         Ok(true)
     }
@@ -618,13 +676,11 @@ impl Table {
         let size = 2 * self.slots.len();
         let mut slots = Vec::new();
         slots.try_reserve_exact(size).map_err(|_| OutOfMemory)?;
-        slots.resize(size, 0);
+        slots.resize(size, K::default());
         for &slot in &self.slots {
-            if slot >> 48 == self.generation {
-                let at = (slot & 0xffff_ffff) as usize;
-                let key = &self.arena[at..at + key_len(&self.arena[at..], self.piles)];
-                let mut i = hash(key) as usize & (size - 1);
-                while slots[i] >> 48 == self.generation {
+            if slot.generation() == self.generation {
+                let mut i = slot.hash() as usize & (size - 1);
+                while slots[i].generation() == self.generation {
                     i = (i + 1) & (size - 1);
                 }
                 slots[i] = slot;
@@ -673,12 +729,18 @@ enum Settled {
 
 /// The buffers of a solver that do not depend on the room of a pile.
 struct Buffers {
-    table: Table,
+    /// The keys of the states searched under `deal_to="all"`, and under
+    /// `"empty"`.
+    table: Table<u128>,
+    wide: Table<[u64; 4]>,
     steps: Vec<Step>,
     line: Vec<Move>,
     /// S7's arrangements of one position (see [`arrangements`]).
     layouts: Vec<[u8; MAX_PILES]>,
     nodes: u64,
+    /// The tests' check of the keys against the states' bytes, when on.
+    #[cfg(test)]
+    keys: tests::KeyCheck,
 }
 
 /// A reusable solver: its tables and buffers survive from one solve to the next.
@@ -705,10 +767,13 @@ impl Solver {
     pub fn new() -> Solver {
         let buffers = Buffers {
             table: Table::new(),
+            wide: Table::new(),
             steps: Vec::new(),
             line: Vec::new(),
             layouts: Vec::new(),
             nodes: 0,
+            #[cfg(test)]
+            keys: tests::KeyCheck::default(),
         };
         Solver {
             buffers,
@@ -1020,7 +1085,8 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         limits: &'a Limits,
         pos: &Position,
     ) -> Option<bool> {
-        buffers.table.clear(P);
+        buffers.table.clear();
+        buffers.wide.clear();
         buffers.steps.clear();
         buffers.line.clear();
         buffers.nodes = 0;
@@ -1833,21 +1899,95 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 c.pins |= u8::from(i < n && held >> lone[i] & 1 == 1) << p;
             }
         }
-        // The key: heights, `dealt`, `pins`, then the cards of each pile in turn,
-        // written N places at a time into room enough for the last pile's N.
-        let mut key = [0u8; key_head(MAX_PILES) + CARDS + LARGE];
-        key[..P].copy_from_slice(&c.heights);
-        key[P] = c.dealt;
-        key[P + 1] = c.pins;
-        let mut len = key_head(P);
+        let named = self.deal.stock_left(s) > 0;
+        let new = if self.deal.rules.deal_to == DealTo::All {
+            let key = self.key(&c, named);
+            #[cfg(test)]
+            self.buffers
+                .keys
+                .check(self.buffers.table.generation, key, &c);
+            self.buffers.table.insert(key)
+        } else {
+            let key = self.wide_key(&c);
+            #[cfg(test)]
+            self.buffers
+                .keys
+                .check(self.buffers.wide.generation, key, &c);
+            self.buffers.wide.insert(key)
+        };
+        new.map_err(|OutOfMemory| Stop)
+    }
+
+    /// The key of `c` under any `deal_to`: `dealt`, `pins`, and the pile of each
+    /// card (3 bits: 0 for none, else 1 + its pile; 21 cards a word), 167 bits.
+    ///
+    /// Why that is enough: the cards of a pile lie in the order they came to the
+    /// root's piles and the stock (the root's cards first, each pile's from the
+    /// bottom up, then the stock's, in deal order), so the set of them tells it. A
+    /// card comes onto a pile that is not empty only by a deal (a fill goes to an
+    /// empty pile, R2.2), so after every card below it; and a card moved onto an
+    /// empty pile had been dealt, or was at the root, before the cards that come
+    /// onto it.
+    fn wide_key(&self, c: &State<N, P>) -> [u64; 4] {
+        let mut key = [0, 0, 0, u64::from(c.dealt) | u64::from(c.pins) << 6];
         for p in 0..P {
-            key[len..len + N].copy_from_slice(&c.piles[p]);
-            len += c.height(p);
+            for &card in c.pile(p) {
+                let card = usize::from(card);
+                key[card / 21] |= (p as u64 + 1) << (3 * (card % 21));
+            }
         }
-        self.buffers
-            .table
-            .insert(&key[..len])
-            .map_err(|OutOfMemory| Stop)
+        key
+    }
+
+    /// The key of `c` under `deal_to="all"`, 108 bits that tell it from every
+    /// other state of the search: `dealt`, `pins`, the set of the cards in the
+    /// piles, and of each pile its *base* (its bottom card, when that card is away
+    /// from home) and, when the piles are not `named`, its home.
+    ///
+    /// Why that is enough: a pile gets a card by a deal, which puts it on its home
+    /// ([`Deal::home`]), or when it is empty (a fill, R2.2), so every card of a
+    /// pile but the bottom one is at home, in the order the cards came: the order
+    /// of the root's piles and of the stock. Named pile p is therefore its base, if
+    /// it has one, then the cards at home in p that are in the piles and no pile's
+    /// base, in that order. With the stock empty the piles are sorted (S6) and
+    /// their names are gone: a pile of two cards or more has the home of its second
+    /// card, and a lone card counts as a base.
+    #[inline]
+    fn key(&self, c: &State<N, P>, named: bool) -> u128 {
+        let home = &self.deal.home;
+        let mut cards = 0u64;
+        let mut key = u128::from(c.dealt) << DEALT_AT | u128::from(c.pins) << PINS_AT;
+        for p in 0..P {
+            let pile = c.pile(p);
+            for &card in pile {
+                cards |= 1 << card;
+            }
+            let (base, at) = match *pile {
+                _ if named => {
+                    // The place of the bottom card holds some card, or NO_CARD,
+                    // when the pile is empty: a home is looked up for it anyway.
+                    let bottom = c.piles[p][0];
+                    let away = !pile.is_empty() && home[usize::from(bottom)] != p as u8;
+                    (if away { bottom } else { NO_BASE }, 0)
+                }
+                [] => (NO_BASE, NO_HOME),
+                [bottom] => (bottom, NO_HOME),
+                [bottom, second, ..] => {
+                    let at = home[usize::from(second)];
+                    let away = home[usize::from(bottom)] != at;
+                    (if away { bottom } else { NO_BASE }, at)
+                }
+            };
+            debug_assert!(
+                pile.iter()
+                    .skip(1)
+                    .all(|&card| { home[usize::from(card)] == if named { p as u8 } else { at } }),
+                "a card above the bottom one away from home"
+            );
+            key |= u128::from(base) << (BASES_AT + 6 * p as u32)
+                | u128::from(at) << (HOMES_AT + 3 * p as u32);
+        }
+        key | u128::from(cards)
     }
 
     /// S7: while the stock lasts under `relocate_single`, with a pile empty, the
@@ -2341,6 +2481,7 @@ pub fn verdicts(
 mod tests {
     use super::*;
     use crate::rng::{shuffle_slice, Rng};
+    use std::collections::HashMap;
 
     /// The piles of the standard layout, of every test that is not of the family.
     const PILES: usize = 4;
@@ -3035,7 +3176,7 @@ mod tests {
             crate::position::position_with_piles("7s/-/3d5h/Ac", "deal=any,relocate_single=true");
         let s = State::<LARGE, 4>::of(&pos);
         with_open_search::<4, true, _>(&pos, |search| {
-            search.buffers.table.clear(4);
+            search.buffers.table.clear();
             let (mut held, mut moved) = (s, s);
             held.pins = 1;
             moved.pins = 1;
@@ -3223,28 +3364,114 @@ mod tests {
 
     #[test]
     fn the_table_is_exact() {
-        let mut table = Table::new();
-        for piles in [4, 5] {
-            table.clear(piles);
-            let keys: Vec<Vec<u8>> = (0..5000u32)
-                .map(|i| {
-                    let cards = (i % 40) as usize;
-                    let mut key = vec![0; key_head(piles)];
-                    key[0] = cards as u8;
-                    key[piles] = (i / 40) as u8;
-                    key.extend((0..cards).map(|k| ((i as usize * 7 + k) % 52) as u8));
-                    key
-                })
-                .collect();
-            for key in &keys {
-                assert_eq!(table.insert(key).ok(), Some(true));
+        fn check<K: Key + std::fmt::Debug>(keys: &[K]) {
+            let mut table = Table::<K>::new();
+            for _ in 0..3 {
+                table.clear();
+                for &key in keys {
+                    assert_eq!(table.insert(key).ok(), Some(true), "{key:?}");
+                }
+                for &key in keys {
+                    assert_eq!(table.insert(key).ok(), Some(false), "{key:?}");
+                }
+                assert_eq!(table.len, keys.len());
             }
-            for key in &keys {
-                assert_eq!(table.insert(key).ok(), Some(false));
-            }
-            table.clear(piles);
-            assert_eq!(table.insert(&keys[0]).ok(), Some(true));
         }
+        // Keys that differ in one bit, and keys whose hashes share their low bits.
+        let mut keys: Vec<u128> = (0..128 - GENERATION_BITS)
+            .map(|bit| 1 << bit)
+            .chain((0..20_000u128).map(|i| (i << 40) | (i * 0x9e37)))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        check(&keys);
+        let wide: Vec<[u64; 4]> = keys
+            .iter()
+            .flat_map(|&k| [[k as u64, 0, 0, 0], [0, 0, k as u64, (k >> 64) as u64]])
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        check(&wide);
+    }
+
+    /// The check of [`Search::key`] and [`Search::wide_key`] against the plain key
+    /// of a state, its bytes: heights, `dealt`, `pins`, then every pile's cards.
+    /// When on, every key a search stores must stand for one such key, and each
+    /// for one key.
+    #[derive(Default)]
+    pub(super) struct KeyCheck {
+        on: bool,
+        generation: u64,
+        states: HashMap<[u64; 4], Vec<u8>>,
+        keys: HashMap<Vec<u8>, [u64; 4]>,
+        checked: usize,
+    }
+
+    impl KeyCheck {
+        pub(super) fn check<const N: usize, const P: usize>(
+            &mut self,
+            generation: u64,
+            key: impl Key,
+            c: &State<N, P>,
+        ) {
+            if !self.on {
+                return;
+            }
+            if generation != self.generation {
+                self.generation = generation;
+                self.states.clear();
+                self.keys.clear();
+            }
+            let mut bytes = c.heights.to_vec();
+            bytes.extend([c.dealt, c.pins]);
+            for p in 0..P {
+                bytes.extend_from_slice(c.pile(p));
+            }
+            let key = key.words();
+            assert_eq!(
+                self.states.entry(key).or_insert_with(|| bytes.clone()),
+                &bytes
+            );
+            assert_eq!(*self.keys.entry(bytes).or_insert(key), key);
+            self.checked += 1;
+        }
+    }
+
+    /// Every key that the searches of the plain-search comparisons store stands
+    /// for one state, and each state has one key, under every layout and option:
+    /// random positions of the family and of the standard deck, kpat's rules,
+    /// sparse endgames, and the first kpat deals.
+    #[test]
+    fn the_keys_tell_states_apart() {
+        let mut solver = Solver::new();
+        solver.buffers.keys.on = true;
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let kpat = |rules: Rules| Rules {
+            fill: FillRule::Top,
+            deal: DealRule::Any,
+            relocate_single: true,
+            ..rules
+        };
+        let mut all = positions(300, 11, 12);
+        all.extend(positions(300, 12, 30));
+        all.extend(family_positions(400, 13, 16));
+        all.extend(family_positions_of(300, 14, 16, kpat));
+        all.extend(family_tall_positions(200, 15));
+        all.extend(sparse_positions(1000, 16, random_rules));
+        all.extend((1..=20).map(|n| {
+            Position::from_deck(&crate::deals::deck_from_kpat(n).unwrap(), Rules::kpat())
+        }));
+        for pos in &all {
+            solver.solve(pos, &limits);
+        }
+        assert!(
+            solver.buffers.keys.checked > 80_000,
+            "{}",
+            solver.buffers.keys.checked
+        );
     }
 }
 
