@@ -552,7 +552,7 @@ trait Key: Copy + Default + Eq {
     /// The key's words, for the tests' check of the keys.
     #[cfg(test)]
     fn words(self) -> [u64; 4];
-    /// The key with `generation` in its top bits (clear before).
+    /// The key with `generation` in its top bits, in place of the one there.
     fn stamped(self, generation: u64) -> Self;
     fn generation(self) -> u64;
     /// A 64-bit hash of the key without its generation.
@@ -582,7 +582,7 @@ impl Key for u128 {
         [0, 0, self as u64, (self >> 64) as u64]
     }
     fn stamped(self, generation: u64) -> u128 {
-        self | u128::from(generation) << (128 - GENERATION_BITS)
+        self & !0 >> GENERATION_BITS | u128::from(generation) << (128 - GENERATION_BITS)
     }
     fn generation(self) -> u64 {
         (self >> (128 - GENERATION_BITS)) as u64
@@ -599,7 +599,7 @@ impl Key for [u64; 4] {
         self
     }
     fn stamped(mut self, generation: u64) -> [u64; 4] {
-        self[3] |= generation << (64 - GENERATION_BITS);
+        self[3] = self[3] & !0 >> GENERATION_BITS | generation << (64 - GENERATION_BITS);
         self
     }
     fn generation(self) -> u64 {
@@ -637,11 +637,21 @@ impl<K: Key> Table<K> {
     /// Forget every key.
     fn clear(&mut self) {
         self.len = 0;
-        self.generation += 1;
-        if self.generation == 1 << GENERATION_BITS {
-            self.slots.fill(K::default());
-            self.generation = 1;
+        self.generation = self.next_generation();
+    }
+
+    /// The generation after this one. When the count wraps, the slots of older
+    /// generations than this one are freed first, so that none passes for the new one.
+    fn next_generation(&mut self) -> u64 {
+        if self.generation + 1 < 1 << GENERATION_BITS {
+            return self.generation + 1;
         }
+        for slot in &mut self.slots {
+            if slot.generation() != self.generation {
+                *slot = K::default();
+            }
+        }
+        1
     }
 
     /// Add `key` (its generation bits clear): true if it is new, false if it was
@@ -671,22 +681,37 @@ impl<K: Key> Table<K> {
         Ok(true)
     }
 
-    /// Double the slots and put every key back.
+    /// Double the slots and put every key back, in place: the memory of a large
+    /// table grows without a copy (a `realloc` that maps the old pages anew), so
+    /// the search never holds the old slots and the new ones at once.
     fn grow(&mut self) -> std::result::Result<(), OutOfMemory> {
-        let size = 2 * self.slots.len();
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(size).map_err(|_| OutOfMemory)?;
-        slots.resize(size, K::default());
-        for &slot in &self.slots {
-            if slot.generation() == self.generation {
-                let mut i = slot.hash() as usize & (size - 1);
-                while slots[i].generation() == self.generation {
-                    i = (i + 1) & (size - 1);
+        let old = self.slots.len();
+        self.slots.try_reserve_exact(old).map_err(|_| OutOfMemory)?;
+        self.slots.resize(2 * old, K::default());
+        // The keys of this generation, all in the first half, are free slots to the
+        // next one: each is taken out and put back under it, and one that it lands
+        // on is put back in turn.
+        let (from, to) = (self.generation, self.next_generation());
+        let mask = 2 * old - 1;
+        for i in 0..old {
+            let mut key = self.slots[i];
+            if key.generation() != from {
+                continue;
+            }
+            self.slots[i] = K::default();
+            loop {
+                let mut j = key.hash() as usize & mask;
+                while self.slots[j].generation() == to {
+                    j = (j + 1) & mask;
                 }
-                slots[i] = slot;
+                let there = std::mem::replace(&mut self.slots[j], key.stamped(to));
+                if there.generation() != from {
+                    break;
+                }
+                key = there;
             }
         }
-        self.slots = slots;
+        self.generation = to;
         Ok(())
     }
 }
@@ -3376,6 +3401,22 @@ mod tests {
                 }
                 assert_eq!(table.len, keys.len());
             }
+        }
+        // Across a wrap of the generations, at a clear and at a growth.
+        for (clears, keys) in [(1, 5), (0, 5000)] {
+            let mut table = Table::<u128>::new();
+            table.generation = (1 << GENERATION_BITS) - 2;
+            for key in 0..5000 {
+                assert_eq!(table.insert(key).ok(), Some(true));
+            }
+            for _ in 0..clears {
+                table.clear();
+            }
+            for key in 0..keys {
+                assert_eq!(table.insert(key).ok(), Some(clears > 0), "{key}");
+            }
+            table.clear();
+            assert_eq!(table.insert(0).ok(), Some(true));
         }
         // Keys that differ in one bit, and keys whose hashes share their low bits.
         let mut keys: Vec<u128> = (0..128 - GENERATION_BITS)
