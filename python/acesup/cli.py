@@ -64,13 +64,11 @@ PROGRESS_DELAY = 1.0  # seconds before a progress bar appears: short runs show n
 # `winnable`'s default bound on a deal's search: its positions, so that the tables of the
 # threads solving at once fit in this share of the machine's memory. A deal's search holds
 # at most about SEARCH_POSITION_BYTES a position at its peak: kpat deals 564 and 762 took
-# 14.1 and 15.9 bytes (223.7 and 99.1 million positions, 3.15 and 1.58 GB), and the
-# table, which doubles when three quarters full, holds its old and its new slots for a
-# moment: a variant of the search that tested fewer positions peaked at 21.8 bytes on deal
-# 564 (289.3 million positions, 6.29 GB), right after a doubling. A limit of positions,
-# unlike one of seconds, gives the same verdicts on a loaded machine as on an idle one.
+# 14.9 and 10.8 bytes (289.3 and 100.0 million positions, 4.20 and 1.05 GiB), the first
+# right after a doubling of its table, the dearest moment. A limit of positions, unlike
+# one of seconds, gives the same verdicts on a loaded machine as on an idle one.
 MEMORY_SHARE = 0.5
-SEARCH_POSITION_BYTES = 24
+SEARCH_POSITION_BYTES = 20
 FALLBACK_MEMORY = 8 * 2**30  # when the machine does not say how much it has
 
 HINT_NODES = 200_000  # how hard `hint` and `solve` in `acesup play` let the solver look for a win
@@ -937,7 +935,7 @@ Run acesup COMMAND --help for the options of a command.""")
     winnable.add_argument("--node-limit", type=int_at_least(1), metavar="N",
                           help="positions the solver may search per deal; a deal it stops is unresolved "
                                "(default, unless --time-limit is given: as many as let the deals solved at "
-                               "once fit in half the machine's memory, about 24 bytes a position)")
+                               "once fit in half the machine's memory, about 20 bytes a position)")
     winnable.add_argument("--time-limit", type=_seconds, metavar="S",
                           help="seconds the solver may search per deal (default: no limit); a deal it stops is "
                                "unresolved")

@@ -1190,9 +1190,9 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             return Some(false);
         }
         let mut state = root;
-        let mut held = false;
+        let mut tested = true;
         loop {
-            match self.enter(&mut state, held) {
+            match self.enter(&mut state, tested) {
                 Ok(true) => return Some(true),
                 Ok(false) => {}
                 Err(Stop) => return None,
@@ -1211,7 +1211,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 self.frames.pop();
             };
             self.take_step(&mut state, step);
-            held = self.holds(&state, step);
+            tested = self.tested_after(&state, step);
         }
     }
 
@@ -1225,11 +1225,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             .map(|f| self.buffers.steps[f.next - 1])
             .collect();
         let mut state = root;
-        let _ = self.settle(&mut state, false);
+        let _ = self.settle(&mut state, true);
         for step in path {
             self.take_step(&mut state, step);
-            let held = self.holds(&state, step);
-            let _ = self.settle(&mut state, held);
+            let tested = self.tested_after(&state, step);
+            let _ = self.settle(&mut state, tested);
         }
     }
 
@@ -1270,16 +1270,21 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         }
     }
 
-    /// Whether `step`, just taken to `s`, was a hold (S10: a pin while the deal is
-    /// open), which leaves the piles of its branch point as they were.
+    /// Whether the tests that lose a position (S13, S15, S17) look at `s`, where
+    /// `step` just led, before its next deal. Under `deal="any"`, while the stock
+    /// lasts, only after a deal (SOLVER.md, *Where the tests look*).
     #[inline(always)]
-    fn holds(&self, s: &State<N, P>, step: Step) -> bool {
-        OPEN && matches!(step, Step::Pin(_)) && self.deal_is_open(s)
+    fn tested_after(&self, s: &State<N, P>, step: Step) -> bool {
+        let dealt = matches!(
+            step,
+            Step::Play(Move::Deal) | Step::Arranged { mv: Move::Deal, .. }
+        );
+        !OPEN || dealt || !self.deal_is_open(s)
     }
 
     /// Settle `s` and, unless it was met before, push its branches: true when won.
-    fn enter(&mut self, s: &mut State<N, P>, held: bool) -> std::result::Result<bool, Stop> {
-        match self.settle(s, held)? {
+    fn enter(&mut self, s: &mut State<N, P>, tested: bool) -> std::result::Result<bool, Stop> {
+        match self.settle(s, tested)? {
             Settled::Won => Ok(true),
             Settled::Lost => Ok(false),
             Settled::Branch(legal) => {
@@ -1313,13 +1318,12 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
     }
 
     /// Play the forced moves (S1-S5, S14), then the deals while nothing else is
-    /// legal. `held`: `s` is a settled branch point with a card just held (S10), so
-    /// that S11 plays nothing and the tests that lose a position, which look at the
-    /// piles and not at the holds, say what they said there: no, until the deal.
+    /// legal. `tested`: whether the tests that lose a position look at `s` before
+    /// the first of those deals (they do after it).
     fn settle(
         &mut self,
         s: &mut State<N, P>,
-        mut held: bool,
+        mut tested: bool,
     ) -> std::result::Result<Settled, Stop> {
         loop {
             let discards = self.close(s);
@@ -1327,7 +1331,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 return Ok(Settled::Won);
             }
             self.count_node()?;
-            let held_here = std::mem::take(&mut held);
+            let tested_here = std::mem::replace(&mut tested, true);
             // With no pile empty and nothing to discard, only the deal can be legal; a
             // held card (S10) waits for it too.
             let free = if self.deal_is_open(s) {
@@ -1347,7 +1351,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 // S17 find there what they would find here a stretch earlier, and
                 // S15 (a) there closes whatever S15 (b) would close here.
             } else {
-                if !held_here && self.lost(s) {
+                if tested_here && self.lost(s) {
                     return Ok(Settled::Lost);
                 }
                 let legal = self.deal.legal(s, discards);
