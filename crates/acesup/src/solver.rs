@@ -2752,7 +2752,7 @@ mod tests {
                 assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
                 check_line(&pos, &s);
                 // The search asks its tests only at some positions (SOLVER.md,
-                // *Settling*): asked here of every one.
+                // *Where the tests look*): asked here of every one.
                 assert!(!(expected && condemned(&pos)), "{}", pos.to_text());
                 Some((pos.rules, expected))
             })
