@@ -297,5 +297,5 @@ def test_ctrl_c_keeps_the_verdicts_handed_out_and_next_goes_on():
 
 
 def test_other_python_threads_run_while_next_waits():
-    deal_1 = acesup.solve_deals("kpat", range(1, 2), threads=1, node_limit=10**6)  # about a second
+    deal_1 = acesup.solve_deals("kpat", range(1, 2), threads=1, node_limit=5 * 10**6)  # about a second
     runs_beside(next, deal_1, at_least=0.2)
