@@ -1991,20 +1991,21 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             for &card in pile {
                 cards |= 1 << card;
             }
-            let (base, at) = match *pile {
-                _ if named => {
-                    // The place of the bottom card holds some card, or NO_CARD,
-                    // when the pile is empty: a home is looked up for it anyway.
-                    let bottom = c.piles[p][0];
-                    let away = !pile.is_empty() && home[usize::from(bottom)] != p as u8;
-                    (if away { bottom } else { NO_BASE }, 0)
-                }
-                [] => (NO_BASE, NO_HOME),
-                [bottom] => (bottom, NO_HOME),
-                [bottom, second, ..] => {
-                    let at = home[usize::from(second)];
-                    let away = home[usize::from(bottom)] != at;
-                    (if away { bottom } else { NO_BASE }, at)
+            let (base, at) = if named {
+                // The place of the bottom card holds some card, or NO_CARD, when
+                // the pile is empty: a home is looked up for it anyway.
+                let bottom = c.piles[p][0];
+                let away = !pile.is_empty() && home[usize::from(bottom)] != p as u8;
+                (if away { bottom } else { NO_BASE }, 0)
+            } else {
+                match *pile {
+                    [] => (NO_BASE, NO_HOME),
+                    [bottom] => (bottom, NO_HOME),
+                    [bottom, second, ..] => {
+                        let at = home[usize::from(second)];
+                        let away = home[usize::from(bottom)] != at;
+                        (if away { bottom } else { NO_BASE }, at)
+                    }
                 }
             };
             debug_assert!(
@@ -2802,19 +2803,24 @@ mod tests {
         assert_eq!(seen.len(), 2 * 3 * 2 * 3, "{seen:?}");
     }
 
+    /// `rules` with kpat's and PySolFC's options: `fill="top"`, `deal="any"`,
+    /// `relocate_single`.
+    fn kpat_options(rules: Rules) -> Rules {
+        Rules {
+            fill: FillRule::Top,
+            deal: DealRule::Any,
+            relocate_single: true,
+            ..rules
+        }
+    }
+
     /// kpat's and PySolFC's rules (`deal="any"`, `relocate_single`, `fill="top"`)
     /// on random layouts of the family, several deals from the end, and on the
     /// standard deck's last deals: S10's holds of lone cards, S11 and S13 against
     /// the plain search.
     #[test]
     fn agrees_with_the_plain_search_under_kpat_rules() {
-        let kpat = |rules: Rules| Rules {
-            fill: FillRule::Top,
-            deal: DealRule::Any,
-            relocate_single: true,
-            ..rules
-        };
-        let mut all = family_positions_of(1500, 35, 16, kpat);
+        let mut all = family_positions_of(1500, 35, 16, kpat_options);
         all.extend(family_positions_of(600, 36, 8, |rules| Rules {
             piles: rules.piles,
             deal_to: rules.deal_to,
@@ -3494,16 +3500,10 @@ mod tests {
             nodes: Some(20_000),
             ..Limits::default()
         };
-        let kpat = |rules: Rules| Rules {
-            fill: FillRule::Top,
-            deal: DealRule::Any,
-            relocate_single: true,
-            ..rules
-        };
         let mut all = positions(300, 11, 12);
         all.extend(positions(300, 12, 30));
         all.extend(family_positions(400, 13, 16));
-        all.extend(family_positions_of(300, 14, 16, kpat));
+        all.extend(family_positions_of(300, 14, 16, kpat_options));
         all.extend(family_tall_positions(200, 15));
         all.extend(sparse_positions(1000, 16, random_rules));
         all.extend((1..=20).map(|n| {
