@@ -3557,6 +3557,43 @@ mod bench {
         }
     }
 
+    /// `cargo test --release -p acesup solver::bench::kpat_deals -- --ignored
+    /// --nocapture`: kpat's deals `ACESUP_BENCH_KPAT` (a range `LO-HI`, default
+    /// `1-300`) under `Rules.kpat()`, one core, each stopped at `ACESUP_BENCH_NODES`
+    /// positions (default: none): the verdicts, the positions and the deals a second.
+    /// Its figures are those SOLVER.md gives for kpat's deals.
+    #[test]
+    #[ignore]
+    fn kpat_deals() {
+        let range = std::env::var("ACESUP_BENCH_KPAT").unwrap_or_else(|_| "1-300".into());
+        let (lo, hi) = range.split_once('-').expect("ACESUP_BENCH_KPAT is LO-HI");
+        let (lo, hi): (i128, i128) = (lo.parse().unwrap(), hi.parse().unwrap());
+        let limits = Limits {
+            nodes: std::env::var("ACESUP_BENCH_NODES").ok().map(|n| n.parse().unwrap()),
+            ..Limits::default()
+        };
+        let mut solver = Solver::new();
+        let (mut counts, mut nodes) = ([0u64; 3], 0);
+        let start = Instant::now();
+        for n in lo..=hi {
+            let deck = crate::deals::deck_from_kpat(n).unwrap();
+            let found = solver.solve(&Position::from_deck(&deck, Rules::kpat()), &limits);
+            counts[match found.winnable {
+                Some(true) => 0,
+                Some(false) => 1,
+                None => 2,
+            }] += 1;
+            nodes += found.nodes;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let [won, lost, open] = counts;
+        println!(
+            "kpat {range}: {won} won, {lost} lost, {open} open, {nodes} positions, \
+             {secs:.2} s, {:.1} deals/s",
+            (hi - lo + 1) as f64 / secs
+        );
+    }
+
     /// `cargo test --release -p acesup solver::bench::against_the_plain_search --
     /// --ignored --nocapture`: the solver's deals per second over the plain search's
     /// (every legal move, a hash set of the positions seen, no other pruning), on one
