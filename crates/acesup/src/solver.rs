@@ -917,10 +917,32 @@ struct DealRow<const P: usize> {
     /// The card it brings each pile, [`NO_CARD`] where a partial last deal brings
     /// none.
     cards: [u8; P],
-    /// S16: the suits whose cards may leave in the stretch that it starts.
-    open: u64,
+    /// S16: the ways the stretch that it starts may go.
+    open: Opens,
     /// The cards of this deal and of the deals after it, as bits.
     later: u64,
+}
+
+/// S16: the ways a stretch may go, as the cards that may leave in it each way (as
+/// bits): one way for each suit missing from the tops at its start, whose cards
+/// stay in that way; a single way when no suit is missing (no card leaves) or S16
+/// does not apply (every card may).
+#[derive(Clone, Copy)]
+struct Opens {
+    ways: [u64; 4],
+    n: u8,
+}
+
+impl Opens {
+    /// A single way in which every card may leave.
+    const ALL: Opens = Opens {
+        ways: [!0; 4],
+        n: 1,
+    };
+
+    fn ways(&self) -> &[u64] {
+        &self.ways[..usize::from(self.n)]
+    }
 }
 
 /// The piles as the fixpoints of S13 and S17 walk them, stretch after stretch: each
@@ -956,6 +978,13 @@ struct Columns<'a, const P: usize> {
 struct Stacks<const P: usize> {
     stack: [[u64; MAX_TIMES + 1]; P],
     after: [[u64; MAX_TIMES + 1]; P],
+}
+
+impl<const P: usize> Stacks<P> {
+    const EMPTY: Self = Stacks {
+        stack: [[0; MAX_TIMES + 1]; P],
+        after: [[0; MAX_TIMES + 1]; P],
+    };
 }
 
 impl<'a, const P: usize> Columns<'a, P> {
@@ -1065,6 +1094,100 @@ impl<'a, const P: usize> Columns<'a, P> {
         }
     }
 
+    /// S16 within a stretch that may go the ways `opens`: [`Self::close_stretch`] each
+    /// way, and then every card that might leave in one of them has left, the piles
+    /// as the way that takes the most of each left it (a pile's cards leave in one
+    /// order, whichever way the stretch goes). With `fills` (S17), every card that the
+    /// way does not hold, from the top down, leaves from the piles of a way in which
+    /// a pile might be empty. Whether a pile might be empty; then, without `fills`
+    /// and with more than one way, the piles are left as they were.
+    fn close_ways(&mut self, opens: &Opens, fills: bool, spare: &mut Stacks<P>) -> bool {
+        let ways = opens.ways();
+        if let [open] = *ways {
+            return self.close_way(open, fills);
+        }
+        // Every way at once first: a way whose held suit loses no card then goes the
+        // same, step for step, and takes at least as many of each pile as any other.
+        let start = self.fork(spare);
+        let emptied = self.close_way(ways.iter().fold(0, |m, &w| m | w), fills);
+        let left = self.gone & !start.gone;
+        if ways.iter().any(|&w| left & !w == 0) {
+            if emptied && !fills {
+                self.copy_from(&start);
+            }
+            return emptied;
+        }
+        let mut takes = [0; P];
+        let mut emptied = false;
+        for &open in ways {
+            self.copy_from(&start);
+            if self.close_way(open, fills) {
+                if !fills {
+                    self.copy_from(&start);
+                    return true;
+                }
+                emptied = true;
+            }
+            let left = self.gone & !start.gone;
+            for (take, seen) in takes.iter_mut().zip(self.seen) {
+                *take = (*take).max((left & seen).count_ones());
+            }
+        }
+        self.copy_from(&start);
+        for (p, &n) in takes.iter().enumerate() {
+            for _ in 0..n {
+                self.take(p);
+            }
+        }
+        emptied
+    }
+
+    /// [`Self::close_stretch`] with the cards `open`, and with `fills` (S17's (ii))
+    /// once a pile might be empty, every card of `open` from each pile's top down.
+    fn close_way(&mut self, open: u64, fills: bool) -> bool {
+        let emptied = self.close_stretch(open);
+        if emptied && fills {
+            for p in 0..P {
+                while self.next(p) & open != 0 {
+                    self.take(p);
+                }
+            }
+        }
+        emptied
+    }
+
+    /// A copy of the piles, their stacks in `room`.
+    fn fork<'b>(&self, room: &'b mut Stacks<P>) -> Columns<'b, P>
+    where
+        'a: 'b,
+    {
+        let mut copy = Columns {
+            bits: self.bits,
+            piles: self.piles,
+            dealt: self.dealt,
+            gone: 0,
+            seen: [0; P],
+            room,
+            len: [0; P],
+            low: [0; P],
+        };
+        copy.copy_from(self);
+        copy
+    }
+
+    /// Make these the piles of `from`, its stacks copied into this room.
+    fn copy_from(&mut self, from: &Columns<P>) {
+        self.gone = from.gone;
+        self.seen = from.seen;
+        self.len = from.len;
+        self.low = from.low;
+        for p in 0..P {
+            let n = from.len[p];
+            self.room.stack[p][..n].copy_from_slice(&from.room.stack[p][..n]);
+            self.room.after[p][..n].copy_from_slice(&from.room.after[p][..n]);
+        }
+    }
+
     /// Deal `dealt[deal]` onto the piles: each card dealt is the next card of its
     /// pile (it was not in play before, so it has not left).
     fn deal(&mut self, deal: usize) {
@@ -1097,8 +1220,10 @@ struct Search<'a, const N: usize, const P: usize, const OPEN: bool> {
     /// `deal_to="all"` (S12, S13, S16, S17); none otherwise.
     deals: [DealRow<P>; MAX_TIMES],
     deal_count: usize,
-    /// The room that each fixpoint of S12, S13 and S17 borrows for its `Columns`.
+    /// The room that each fixpoint of S12, S13 and S17 borrows for its `Columns`,
+    /// and the room for the copies in which S16 tries each way a stretch may go.
     room: RefCell<Stacks<P>>,
+    spare: RefCell<Stacks<P>>,
 }
 
 impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN> {
@@ -1142,14 +1267,12 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             record: false,
             deals: [DealRow {
                 cards: [NO_CARD; P],
-                open: !0,
+                open: Opens::ALL,
                 later: 0,
             }; MAX_TIMES],
             deal_count: 0,
-            room: RefCell::new(Stacks {
-                stack: [[0; MAX_TIMES + 1]; P],
-                after: [[0; MAX_TIMES + 1]; P],
-            }),
+            room: RefCell::new(Stacks::EMPTY),
+            spare: RefCell::new(Stacks::EMPTY),
         };
         if OPEN && deal.rules.deal_to == DealTo::All {
             // The cards of each deal, as the rules deal them: only the heights and
@@ -1748,11 +1871,12 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         // Each stretch's set starts from the last one's and depends on no later one,
         // so the stretches are closed one after the other.
         let mut removable = [0u64; MAX_TIMES];
+        let mut spare = self.spare.borrow_mut();
         for t in first..times {
             if t > first {
                 columns.deal(t - 1);
             }
-            if columns.close_stretch(self.open_suits(columns, t)) {
+            if columns.close_ways(&self.open_suits(columns, t), false, &mut spare) {
                 return (removable, t);
             }
             removable[t] = columns.gone;
@@ -1760,29 +1884,31 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         (removable, times)
     }
 
-    /// S16: the suits whose cards may leave in stretch t of `columns`, from the top
-    /// cards that start it: now (an empty pile shows a suit fewer), or those of the
-    /// deal that starts it.
-    fn open_suits(&self, columns: &Columns<P>, t: usize) -> u64 {
+    /// S16: the ways stretch t of `columns` may go, from the top cards that start it:
+    /// now (an empty pile shows a suit fewer), or those of the deal that starts it.
+    fn open_suits(&self, columns: &Columns<P>, t: usize) -> Opens {
+        let suits = self.deal.rules.suits;
         match t {
-            0 if usize::from(self.deal.rules.suits) == P => {
-                movable_suits(self.suit_lanes(columns.piles.iter().filter_map(|pile| pile.last())))
-            }
-            0 => !0,
+            0 if usize::from(suits) == P => movable_suits(
+                self.suit_lanes(columns.piles.iter().filter_map(|pile| pile.last())),
+                suits,
+            ),
+            0 => Opens::ALL,
             _ => columns.dealt[t - 1].open,
         }
     }
 
-    /// S16: with as many suits as piles, the suits whose cards may be discarded in a
-    /// stretch that starts with `tops` on top of the piles (every pile holds a card):
-    /// once every suit has been on top in the stretch, nothing but a deal can move, so
-    /// with one suit missing from `tops` its cards stay, and with none missing every
-    /// card does. As bits (`rules::top_bits`); every card when S16 does not apply.
-    fn discardable_suits(&self, tops: &[u8; P]) -> u64 {
-        if usize::from(self.deal.rules.suits) != P || tops.contains(&NO_CARD) {
-            return !0;
+    /// S16: with as many suits as piles, the ways a stretch that starts with `tops`
+    /// on top of the piles (every pile holds a card) may go: once every suit has been
+    /// on top in the stretch, nothing but a deal can move, so some suit missing from
+    /// `tops` keeps its cards, and with none missing every card stays. A single way
+    /// in which every card may leave when S16 does not apply.
+    fn discardable_suits(&self, tops: &[u8; P]) -> Opens {
+        let suits = self.deal.rules.suits;
+        if usize::from(suits) != P || tops.contains(&NO_CARD) {
+            return Opens::ALL;
         }
-        movable_suits(self.suit_lanes(tops))
+        movable_suits(self.suit_lanes(tops), suits)
     }
 
     /// The lanes (`rules::top_bits`) of the suits of `cards`.
@@ -1813,23 +1939,16 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         };
         // The cards that might have left their place by each stretch before the last
         // deal: from each pile's top down, every card that has left or whose suit
-        // S16 lets go then.
+        // S16 lets go then. Until a pile is empty in the stretch (none is right after
+        // a whole deal), no fill is legal: S13's fixpoint within the stretch. Once a
+        // pile might be empty, any card might be moved: every card that S16 does not
+        // hold, from each pile's top down.
+        let mut spare = self.spare.borrow_mut();
         for t in start..dealt.len() {
             if t > start {
                 columns.deal(t - 1);
             }
-            let open = self.open_suits(columns, t);
-            // Until a pile is empty in the stretch (none is right after a whole
-            // deal), no fill is legal: S13's fixpoint within the stretch. Once a
-            // pile might be empty, any card might be moved: every card that S16
-            // does not hold, from each pile's top down.
-            if columns.close_stretch(open) {
-                for p in 0..P {
-                    while columns.next(p) & open != 0 {
-                        columns.take(p);
-                    }
-                }
-            }
+            columns.close_ways(&self.open_suits(columns, t), true, &mut spare);
         }
         self.suit_left_behind(s, dealt, shown, columns.gone)
     }
@@ -2212,15 +2331,18 @@ fn lane(suit: usize) -> u64 {
     0xffff << (16 * suit)
 }
 
-/// S16, as many suits as piles: the cards that may move in a stretch whose top cards
-/// at its start show the suits of the lanes `shown`. None with every suit shown;
-/// those of the suits shown with one missing; else every card.
-fn movable_suits(shown: u64) -> u64 {
-    match shown.count_ones() / 16 {
-        4 => 0,
-        3 => shown,
-        _ => !0,
+/// S16, as many suits as piles (the first `suits` of the lanes): the ways a stretch
+/// whose top cards at its start show the suits of the lanes `shown` may go. With
+/// every suit shown, a single way in which no card leaves; else one for each suit
+/// missing, in which every card but that suit's may leave.
+fn movable_suits(shown: u64, suits: u8) -> Opens {
+    let mut opens = Opens { ways: [0; 4], n: 0 };
+    for suit in (0..usize::from(suits)).filter(|&suit| shown & lane(suit) == 0) {
+        opens.ways[usize::from(opens.n)] = !lane(suit);
+        opens.n += 1;
     }
+    opens.n = opens.n.max(1);
+    opens
 }
 
 /// The cards of the light piles that hold one, in pile order, and their number.
@@ -3569,7 +3691,9 @@ mod bench {
         let (lo, hi) = range.split_once('-').expect("ACESUP_BENCH_KPAT is LO-HI");
         let (lo, hi): (i128, i128) = (lo.parse().unwrap(), hi.parse().unwrap());
         let limits = Limits {
-            nodes: std::env::var("ACESUP_BENCH_NODES").ok().map(|n| n.parse().unwrap()),
+            nodes: std::env::var("ACESUP_BENCH_NODES")
+                .ok()
+                .map(|n| n.parse().unwrap()),
             ..Limits::default()
         };
         let mut solver = Solver::new();
