@@ -7,7 +7,7 @@
 //! section number given in the comments here (S1, S2, ...), and checked against
 //! the plain search (every legal move, no pruning) by the tests at the bottom.
 
-use crate::cards::Card;
+use crate::cards::{Card, SUITS};
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
 use crate::rng::{deck_from_seed, game_seed};
@@ -929,14 +929,14 @@ struct DealRow<const P: usize> {
 /// does not apply (every card may).
 #[derive(Clone, Copy)]
 struct Opens {
-    ways: [u64; 4],
+    ways: [u64; SUITS.len()],
     n: u8,
 }
 
 impl Opens {
     /// A single way in which every card may leave.
     const ALL: Opens = Opens {
-        ways: [!0; 4],
+        ways: [!0; SUITS.len()],
         n: 1,
     };
 
@@ -1217,9 +1217,10 @@ struct Search<'a, const N: usize, const P: usize, const OPEN: bool> {
     /// `deal_to="all"` (S12, S13, S16, S17); none otherwise.
     deals: [DealRow<P>; MAX_TIMES],
     deal_count: usize,
-    /// The room that each fixpoint of S12, S13 and S17 borrows for its `Columns`,
-    /// and the room for the copies in which S16 tries each way a stretch may go.
+    /// The room that each fixpoint of S12, S13 and S17 borrows for its `Columns`.
     room: RefCell<Stacks<P>>,
+    /// The room for the copy of the piles from which S16 tries each way a stretch
+    /// may go ([`Columns::close_ways`]).
     spare: RefCell<Stacks<P>>,
 }
 
@@ -2333,7 +2334,10 @@ fn lane(suit: usize) -> u64 {
 /// every suit shown, a single way in which no card leaves; else one for each suit
 /// missing, in which every card but that suit's may leave.
 fn movable_suits(shown: u64, suits: u8) -> Opens {
-    let mut opens = Opens { ways: [0; 4], n: 0 };
+    let mut opens = Opens {
+        ways: [0; SUITS.len()],
+        n: 0,
+    };
     for suit in (0..usize::from(suits)).filter(|&suit| shown & lane(suit) == 0) {
         opens.ways[usize::from(opens.n)] = !lane(suit);
         opens.n += 1;
