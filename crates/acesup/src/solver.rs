@@ -975,7 +975,6 @@ struct Columns<'a, const P: usize> {
 /// pile's `len` are read, so the room is never cleared (clearing it each time took
 /// about 6% of the time under `Rules.kpat()`). A pile's stack holds its first card
 /// that has not left and one card a deal.
-#[derive(Clone, Copy)]
 struct Stacks<const P: usize> {
     stack: [[u64; MAX_TIMES + 1]; P],
     after: [[u64; MAX_TIMES + 1]; P],
@@ -986,6 +985,19 @@ impl<const P: usize> Stacks<P> {
         stack: [[0; MAX_TIMES + 1]; P],
         after: [[0; MAX_TIMES + 1]; P],
     };
+}
+
+/// What a closure within a stretch may change in [`Columns`], kept to go back to
+/// ([`Columns::close_ways`]). Taking a card only shortens its pile's stack, and the
+/// walk below it writes the bottom place of the stack alone (once it is empty):
+/// with the bottom places kept, the rest of the room is as it was.
+#[derive(Clone, Copy)]
+struct Mark<const P: usize> {
+    gone: u64,
+    seen: [u64; P],
+    len: [usize; P],
+    low: [usize; P],
+    bottom: [(u64, u64); P],
 }
 
 impl<'a, const P: usize> Columns<'a, P> {
@@ -1102,29 +1114,29 @@ impl<'a, const P: usize> Columns<'a, P> {
     /// way does not hold, from the top down, leaves from the piles of a way in which
     /// a pile might be empty. Whether a pile might be empty; then, without `fills`
     /// and with more than one way, the piles are left as they were.
-    fn close_ways(&mut self, opens: &Opens, fills: bool, spare: &mut Stacks<P>) -> bool {
+    fn close_ways(&mut self, opens: &Opens, fills: bool) -> bool {
         let ways = opens.ways();
         if let [open] = *ways {
             return self.close_way(open, fills);
         }
         // Every way at once first: a way whose held suit loses no card then goes the
         // same, step for step, and takes at least as many of each pile as any other.
-        let start = self.fork(spare);
+        let start = self.mark();
         let emptied = self.close_way(ways.iter().fold(0, |m, &w| m | w), fills);
         let left = self.gone & !start.gone;
         if ways.iter().any(|&w| left & !w == 0) {
             if emptied && !fills {
-                self.copy_from(&start);
+                self.rewind(&start);
             }
             return emptied;
         }
         let mut takes = [0; P];
         let mut emptied = false;
         for &open in ways {
-            self.copy_from(&start);
+            self.rewind(&start);
             if self.close_way(open, fills) {
                 if !fills {
-                    self.copy_from(&start);
+                    self.rewind(&start);
                     return true;
                 }
                 emptied = true;
@@ -1134,7 +1146,7 @@ impl<'a, const P: usize> Columns<'a, P> {
                 *take = (*take).max((left & seen).count_ones());
             }
         }
-        self.copy_from(&start);
+        self.rewind(&start);
         for (p, &n) in takes.iter().enumerate() {
             for _ in 0..n {
                 self.take(p);
@@ -1157,32 +1169,28 @@ impl<'a, const P: usize> Columns<'a, P> {
         emptied
     }
 
-    /// A copy of the piles, their stacks in `room`.
-    fn fork<'b>(&self, room: &'b mut Stacks<P>) -> Columns<'b, P>
-    where
-        'a: 'b,
-    {
-        let mut copy = Columns {
-            bits: self.bits,
-            piles: self.piles,
-            dealt: self.dealt,
-            gone: 0,
-            seen: [0; P],
-            room,
-            len: [0; P],
-            low: [0; P],
-        };
-        copy.copy_from(self);
-        copy
+    /// The piles as they are now, to [`Self::rewind`] to after closures within the
+    /// stretch (no deal between).
+    fn mark(&self) -> Mark<P> {
+        Mark {
+            gone: self.gone,
+            seen: self.seen,
+            len: self.len,
+            low: self.low,
+            bottom: std::array::from_fn(|p| (self.room.stack[p][0], self.room.after[p][0])),
+        }
     }
 
-    /// Make these the piles of `from`, its stacks copied into this room.
-    fn copy_from(&mut self, from: &Columns<P>) {
-        self.gone = from.gone;
-        self.seen = from.seen;
-        self.len = from.len;
-        self.low = from.low;
-        *self.room = *from.room;
+    /// Make the piles again what they were at `mark`.
+    fn rewind(&mut self, mark: &Mark<P>) {
+        self.gone = mark.gone;
+        self.seen = mark.seen;
+        self.len = mark.len;
+        self.low = mark.low;
+        for (p, &(stack, after)) in mark.bottom.iter().enumerate() {
+            self.room.stack[p][0] = stack;
+            self.room.after[p][0] = after;
+        }
     }
 
     /// Deal `dealt[deal]` onto the piles: each card dealt is the next card of its
@@ -1219,9 +1227,6 @@ struct Search<'a, const N: usize, const P: usize, const OPEN: bool> {
     deal_count: usize,
     /// The room that each fixpoint of S12, S13 and S17 borrows for its `Columns`.
     room: RefCell<Stacks<P>>,
-    /// The room for the copy of the piles from which S16 tries each way a stretch
-    /// may go ([`Columns::close_ways`]).
-    spare: RefCell<Stacks<P>>,
 }
 
 impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN> {
@@ -1270,7 +1275,6 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             }; MAX_TIMES],
             deal_count: 0,
             room: RefCell::new(Stacks::EMPTY),
-            spare: RefCell::new(Stacks::EMPTY),
         };
         if OPEN && deal.rules.deal_to == DealTo::All {
             // The cards of each deal, as the rules deal them: only the heights and
@@ -1869,12 +1873,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         // Each stretch's set starts from the last one's and depends on no later one,
         // so the stretches are closed one after the other.
         let mut removable = [0u64; MAX_TIMES];
-        let mut spare = self.spare.borrow_mut();
         for t in first..times {
             if t > first {
                 columns.deal(t - 1);
             }
-            if columns.close_ways(&self.open_suits(columns, t), false, &mut spare) {
+            if columns.close_ways(&self.open_suits(columns, t), false) {
                 return (removable, t);
             }
             removable[t] = columns.gone;
@@ -1941,12 +1944,11 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         // a whole deal), no fill is legal: S13's fixpoint within the stretch. Once a
         // pile might be empty, any card might be moved: every card that S16 does not
         // hold, from each pile's top down.
-        let mut spare = self.spare.borrow_mut();
         for t in start..dealt.len() {
             if t > start {
                 columns.deal(t - 1);
             }
-            columns.close_ways(&self.open_suits(columns, t), true, &mut spare);
+            columns.close_ways(&self.open_suits(columns, t), true);
         }
         self.suit_left_behind(s, dealt, shown, columns.gone)
     }
