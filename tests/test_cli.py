@@ -64,6 +64,18 @@ def test_every_command_has_help_with_examples(capsys, monkeypatch, command):
     assert "examples:" in out and f"acesup {command}" in out
 
 
+@pytest.mark.parametrize("command, default", [
+    ("simulate", "(default: standard)"),
+    ("solve", "(default: standard, or with --kpat or --pysol that program's rules"),
+    ("play", "(default: standard, or with --kpat or --pysol that program's rules"),
+    ("winnable", "(default: the program's rules, Rules.kpat() or Rules.pysol()"),
+])
+def test_the_help_of_rules_names_the_rules_a_command_starts_from(capsys, monkeypatch, command, default):
+    status, out, _ = run(capsys, monkeypatch, command, "--help")
+    assert status == 0
+    assert default in " ".join(out.split())
+
+
 @pytest.mark.parametrize("argv, says", [
     ([], "COMMAND"),
     (["frobnicate"], "frobnicate"),

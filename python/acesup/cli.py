@@ -117,13 +117,14 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _rules_options() -> _Parser:
-    """The options that choose the rules (RULES.md R5), shared by the commands."""
+def _rules_options(default: str) -> _Parser:
+    """The options that choose the rules (RULES.md R5), shared by the commands;
+    ``default`` says in the help which rules a command starts from without --rules."""
     parent = _Parser(add_help=False)
     group = parent.add_argument_group("rules (docs/RULES.md R5)")
     group.add_argument("--rules", metavar="PRESET",
                        help="a preset (standard, strict, easy, reverse) or rules text as in RULES.md R6.4, "
-                            "e.g. 'strict,deal=stuck' (default: standard); the options below change it")
+                            f"e.g. 'strict,deal=stuck' (default: {default}); the options below change it")
     group.add_argument("--fill", choices=("top", "ace", "any"), help="which card may fill an empty pile")
     group.add_argument("--deal", choices=("free", "stuck", "any"), help="when a deal is allowed")
     group.add_argument("--relocate-single", action="store_true", default=None,
@@ -789,7 +790,9 @@ def _numbered_options(group: Any) -> None:
 
 
 def _parser() -> _Parser:
-    rules = _rules_options()
+    rules = _rules_options("standard")
+    numbered_rules = _rules_options("standard, or with --kpat or --pysol that program's rules, RULES.md R8")
+    program_rules = _rules_options("the program's rules, Rules.kpat() or Rules.pysol(), RULES.md R8")
     formatter = argparse.RawDescriptionHelpFormatter
     parser = _Parser(prog="acesup", description="Aces Up solitaire: simulate, solve, play, tabulate, benchmark.",
                      formatter_class=formatter, epilog="""examples:
@@ -834,7 +837,7 @@ Run acesup COMMAND --help for the options of a command.""")
     simulate.set_defaults(run=_simulate, parser=simulate)
 
     solve = commands.add_parser(
-        "solve", parents=[rules], formatter_class=formatter,
+        "solve", parents=[numbered_rules], formatter_class=formatter,
         help="find a winning line for a deal, or prove there is none",
         description="Runs the clairvoyant solver (it knows the order of the stock) on one deal and prints its "
                     "verdict: a winning line, step by step with the tableau after each move; or the proof "
@@ -860,7 +863,7 @@ Run acesup COMMAND --help for the options of a command.""")
     solve.set_defaults(run=_solve, parser=solve)
 
     play = commands.add_parser(
-        "play", parents=[rules], formatter_class=formatter,
+        "play", parents=[numbered_rules], formatter_class=formatter,
         help="play a game in the terminal",
         description="Plays one game interactively: type moves in the notation of RULES.md R6.3 (d2, f2>0, "
                     "f2:3>0, deal) or undo, hint (a suggested move), solve (whether the position can still "
@@ -917,7 +920,7 @@ Run acesup COMMAND --help for the options of a command.""")
     table.set_defaults(run=_table, parser=table)
 
     winnable = commands.add_parser(
-        "winnable", parents=[rules], formatter_class=formatter,
+        "winnable", parents=[program_rules], formatter_class=formatter,
         help="list the winnable deals among a range of kpat or PySolFC deal numbers",
         description="Solves every deal of a range of kpat or PySolFC deal numbers with the clairvoyant solver, "
                     "on all cores, under the program's rules (Rules.kpat() or Rules.pysol(), RULES.md R8) "
