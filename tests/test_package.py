@@ -1,5 +1,5 @@
-"""The package as a user meets it: its version, its licence, its lazily loaded
-submodules, its shared argument helpers, and what it says about building wheels."""
+"""The package as a user meets it: its version, its licence, its type hints, its lazily
+loaded submodules, its shared argument helpers, and what it says about building wheels."""
 
 from __future__ import annotations
 
@@ -19,6 +19,21 @@ PACKAGE = ROOT / "python" / "acesup"
 
 def pyproject_version():
     return re.search(r'(?m)^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8"))[1]
+
+
+def test_a_strict_type_checker_sees_every_public_name_of_both_engines(tmp_path):
+    """The package ships py.typed: `mypy --strict` on a user's program that names every
+    entry of `acesup.__all__` and `acesup.reference.__all__` finds each one exported (an
+    `__all__` built as `[...] + errors.__all__`, which mypy does not read, hid them all)."""
+    import acesup.reference
+
+    program = tmp_path / "user.py"
+    program.write_text("import acesup\nimport acesup.reference\n" + "".join(
+        f"_{i} = acesup.{name}\n" for i, name in enumerate(acesup.__all__)) + "".join(
+        f"_r{i} = acesup.reference.{name}\n" for i, name in enumerate(acesup.reference.__all__)))
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(program)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_the_version_is_pyproject_s():

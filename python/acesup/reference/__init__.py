@@ -48,4 +48,5 @@ __all__ = [
     "deck_from_kpat",
     "deck_from_pysol",
     "game_seed",
-] + errors.__all__
+]
+__all__ += errors.__all__  # a form mypy reads, so that the names count as exported
