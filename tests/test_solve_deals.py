@@ -90,3 +90,27 @@ def test_the_streamed_verdicts_are_those_of_the_chunks_before(threads):
     assert [n for n, _ in verdicts] == list(range(1, 121))
     assert "".join({True: "T", False: "F", None: "-"}[v] for _, v in verdicts) == KPAT_PRESET_1_120
     assert repr(found) == "<DealVerdicts: 0 deals left>" and next(found, "end") == "end"
+
+
+def test_the_share_script_settles_in_rounds_what_each_limit_settles(capsys):
+    """scripts/kpat_share.py, which regenerates RESULTS.md's rounds for kpat deals
+    1-100000: after each round, the counts that solve_deals gives at that limit over the
+    whole range, though only the deals still open are solved again."""
+    import runpy
+    from pathlib import Path
+
+    script = runpy.run_path(str(Path(__file__).parents[1] / "scripts" / "kpat_share.py"))
+    limits = [30, 3000, 10**5]
+    script["main"](["--kpat", "1-40", "--limits", ",".join(map(str, limits)), "--threads", "2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"kpat deals 1-40, rules {acesup.Rules.kpat()}"
+    rows = [line.split(" | ") for line in lines[4:]]
+    assert len(rows) == len(limits)
+    seen = []
+    for row, limit in zip(rows, limits):
+        verdicts = [winnable for _, winnable in acesup.solve_deals("kpat", range(1, 41), node_limit=limit)]
+        counts = [verdicts.count(True), verdicts.count(False), verdicts.count(None)]
+        assert row[0] == f"| {limit:,}" and [int(n) for n in row[1:4]] == counts
+        assert row[4] == f"{counts[0] / 40:.2%} to {(40 - counts[1]) / 40:.2%}"
+        seen.append(counts[2])
+    assert seen[0] > seen[1] > seen[2]  # each round settles more (31, 13 and 8 open now)
