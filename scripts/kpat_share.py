@@ -20,50 +20,50 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import acesup
+from acesup.arguments import deal_range, int_at_least
 
-GAMES = {"kpat": acesup.Game.from_kpat, "pysol": acesup.Game.from_pysol}
-
-
-def _span(text: str) -> range:
-    low, _, high = text.partition("-")
-    return range(int(low), int(high or low) + 1)
+# Each program's deals and its rules preset (RULES.md R8).
+PROGRAMS = {"kpat": (acesup.Game.from_kpat, acesup.Rules.kpat),
+            "pysol": (acesup.Game.from_pysol, acesup.Rules.pysol)}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     program = parser.add_mutually_exclusive_group(required=True)
-    program.add_argument("--kpat", type=_span, metavar="A-B", help="kpat deal numbers A to B")
-    program.add_argument("--pysol", type=_span, metavar="A-B", help="PySolFC game numbers A to B")
+    program.add_argument("--kpat", type=deal_range, metavar="A-B", help="kpat deal numbers A to B")
+    program.add_argument("--pysol", type=deal_range, metavar="A-B", help="PySolFC game numbers A to B")
     parser.add_argument("--limits", default="200000,2000000", metavar="N,N,...",
                         help="the node limit of each round, growing (default 200000,2000000)")
     parser.add_argument("--rules", help="a rules text (default: the program's preset)")
-    parser.add_argument("--threads", type=int, help="threads (default: all cores)")
+    parser.add_argument("--threads", type=int_at_least(1), default=os.cpu_count(),
+                        help="threads (default: all cores)")
     args = parser.parse_args(argv)
     deals = "kpat" if args.kpat is not None else "pysol"
     numbers: range = args.kpat if args.kpat is not None else args.pysol
-    rules = None if args.rules is None else acesup.Rules.parse(args.rules)
+    game_of, preset = PROGRAMS[deals]
+    rules = preset() if args.rules is None else acesup.Rules.parse(args.rules)
     limits = [int(n) for n in args.limits.split(",")]
-    print(f"{deals} deals {numbers.start}-{numbers.stop - 1}, rules "
-          f"{rules or GAMES[deals](numbers.start).rules}\n")
+    print(f"{deals} deals {numbers.start}-{numbers.stop - 1}, rules {rules}\n")
     print("| node limit | winnable | unwinnable | unresolved | winnable share | wall s | CPU s |")
     print("| ---: | ---: | ---: | ---: | --- | ---: | ---: |")
     wall, cpu = time.perf_counter(), time.process_time()
-    verdicts = dict(acesup.solve_deals(deals, numbers, rules, threads=args.threads, node_limit=limits[0]))
-    for round_, limit in enumerate(limits):
-        if round_:
-            left = [n for n, winnable in verdicts.items() if winnable is None]
 
-            def settle(n: int, limit: int = limit) -> bool | None:
-                return acesup.solve(GAMES[deals](n, rules), node_limit=limit).winnable
-
-            with ThreadPoolExecutor(args.threads or os.cpu_count()) as pool:
-                verdicts.update(zip(left, pool.map(settle, left)))
+    def row(limit: int) -> None:
         won = sum(winnable is True for winnable in verdicts.values())
         lost = sum(winnable is False for winnable in verdicts.values())
         total = len(verdicts)
         print(f"| {limit:,} | {won:,} | {lost:,} | {total - won - lost:,} | "
               f"{won / total:.2%} to {(total - lost) / total:.2%} | "
               f"{time.perf_counter() - wall:.0f} | {time.process_time() - cpu:.0f} |", flush=True)
+
+    verdicts = dict(acesup.solve_deals(deals, numbers, rules, threads=args.threads, node_limit=limits[0]))
+    row(limits[0])
+    for limit in limits[1:]:
+        left = [n for n, winnable in verdicts.items() if winnable is None]
+        with ThreadPoolExecutor(args.threads) as pool:
+            settled = pool.map(lambda n: acesup.solve(game_of(n, rules), node_limit=limit).winnable, left)
+            verdicts.update(zip(left, settled))
+        row(limit)
 
 
 if __name__ == "__main__":

@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import math
 import operator
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["MAX_GAMES", "U64", "games_count", "int_arg", "int_at_least", "int_in_range", "is_native",
-           "native_game_error", "rules_arg"]
+__all__ = ["MAX_GAMES", "U64", "deal_range", "games_count", "int_arg", "int_at_least", "int_in_range",
+           "is_native", "native_game_error", "rules_arg"]
 
 R = TypeVar("R")
 
@@ -119,3 +120,15 @@ def int_in_range(low: int, high: int | None, high_text: str | None = None) -> Ca
 def games_count(low: int = 1) -> Callable[[str], int]:
     """An argparse type: a number of games, from ``low`` to ``MAX_GAMES``."""
     return int_in_range(low, MAX_GAMES, "2**64 games (the game indices of a seed are 64-bit)")
+
+
+def deal_range(text: str) -> range:
+    """An argparse type: deal numbers ``A-B`` (both included) or one number ``N``."""
+    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"expected deal numbers A-B or N, got {text!r}")
+    first = int(match[1])
+    last = first if match[2] is None else int(match[2])
+    if last < first:
+        raise argparse.ArgumentTypeError(f"expected A-B with A <= B, got {text!r}")
+    return range(first, last + 1)

@@ -39,7 +39,7 @@ from tqdm import tqdm
 import acesup
 
 from . import bench, plot
-from .arguments import games_count, int_at_least, int_in_range
+from .arguments import deal_range, games_count, int_at_least, int_in_range
 from .display import SUIT_SYMBOLS, figure
 from .errors import AcesUpError, MoveError, UndoError
 
@@ -182,18 +182,6 @@ def _deal_number(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a deal number, got {text!r}") from None
-
-
-def _deal_range(text: str) -> range:
-    """An argparse type: deal numbers ``A-B`` (both included) or one number ``N``."""
-    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
-    if match is None:
-        raise argparse.ArgumentTypeError(f"expected deal numbers A-B or N, got {text!r}")
-    first = int(match[1])
-    last = first if match[2] is None else int(match[2])
-    if last < first:
-        raise argparse.ArgumentTypeError(f"expected A-B with A <= B, got {text!r}")
-    return range(first, last + 1)
 
 
 @contextlib.contextmanager
@@ -933,8 +921,8 @@ Run acesup COMMAND --help for the options of a command.""")
   acesup winnable --pysol 1-100000 --time-limit 5
   acesup winnable --kpat 1-100 --rules standard --json""")
     program = winnable.add_mutually_exclusive_group(required=True)
-    program.add_argument("--kpat", type=_deal_range, metavar="A-B", help="kpat deal numbers A to B (or one, N)")
-    program.add_argument("--pysol", type=_deal_range, metavar="A-B", help="PySolFC game numbers A to B (or one, N)")
+    program.add_argument("--kpat", type=deal_range, metavar="A-B", help="kpat deal numbers A to B (or one, N)")
+    program.add_argument("--pysol", type=deal_range, metavar="A-B", help="PySolFC game numbers A to B (or one, N)")
     winnable.add_argument("--node-limit", type=int_at_least(1), metavar="N",
                           help="positions the solver may search per deal; a deal it stops is unresolved "
                                "(default, unless --time-limit is given: as many as let the deals solved at "
