@@ -15,6 +15,7 @@ that a run started right after the import would use.
 """
 
 import importlib
+from typing import TYPE_CHECKING
 
 from ._core import (
     BuiltinStrategy,
@@ -55,6 +56,12 @@ def _version() -> str:
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "0+unknown"
 
+
+if TYPE_CHECKING:  # what the names made on first use are, for a type checker (which ignores __getattr__)
+    from . import distributed, plot, reference
+    from .batch import Batch
+
+    __version__: str
 
 # Attributes made on first access, by name: how each is made.
 _ON_FIRST_USE = {
