@@ -52,6 +52,13 @@ def on_a_cluster(client: distributed.Client) -> acesup.Stats:
     mypy("--strict", str(program), cwd=tmp_path)
 
 
+def test_the_package_s_own_source_passes_its_strict_type_check(tmp_path):
+    """pyproject.toml's [tool.mypy] (strict) over python/acesup finds nothing: the
+    types of the source hold together, the reference engine's Moves and Tableau
+    included."""
+    mypy("--config-file", str(ROOT / "pyproject.toml"), str(PACKAGE), cwd=tmp_path)
+
+
 def test_the_version_is_pyproject_s():
     assert acesup.__version__ == pyproject_version()
 

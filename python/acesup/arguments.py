@@ -14,7 +14,7 @@ import math
 import operator
 import re
 from collections.abc import Callable
-from typing import TypeVar
+from typing import SupportsIndex, TypeVar
 
 __all__ = ["MAX_GAMES", "U64", "deal_range", "games_count", "int_arg", "int_at_least", "int_in_range",
            "is_native", "native_game_error", "rules_arg"]
@@ -36,7 +36,7 @@ def int_arg(value: object, name: str, low: int = 0, high: int | None = None,
     range, both worded ``<name> must be <requirement>, got <type or value>``.
     """
     if type(value) is not int:
-        if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        if isinstance(value, bool) or not isinstance(value, SupportsIndex):
             raise TypeError(f"{name} must be {_requirement(low, high)}, got {type(value).__name__}")
         value = operator.index(value)
     if value < low or (high is not None and value >= high):
@@ -78,7 +78,8 @@ def rules_arg(rules: R | None, rules_type: type[R], default: R | None = None) ->
     if rules is None:
         return rules_type() if default is None else default
     if is_native(rules, "Rules"):
-        return rules_type.parse(str(rules))  # type: ignore[attr-defined]
+        parsed: R = rules_type.parse(str(rules))  # type: ignore[attr-defined]
+        return parsed
     if not isinstance(rules, rules_type):
         hint = " (use Rules.parse() for a text)" if isinstance(rules, str) else ""
         raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__}{hint}")

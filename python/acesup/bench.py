@@ -113,9 +113,11 @@ def _two_processes(games: int, strategy: str, rules: acesup.Rules | None) -> flo
             for _ in range(2)]
     try:
         for run in runs:
+            assert run.stdin is not None and run.stdout is not None  # both are pipes
             if run.stdout.readline().strip() != "ready":
                 raise RuntimeError(f"a benchmark process failed to start (exit status {run.wait()})")
         for run in runs:
+            assert run.stdin is not None
             run.stdin.write("go\n")
             run.stdin.flush()
         # time.monotonic() is one clock for every process of the machine (Linux: CLOCK_MONOTONIC).
@@ -224,12 +226,14 @@ def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     draw a row (action 0 in a row without any)."""
     seen = mask.cumsum(axis=1, dtype="uint8")  # the legal actions up to each action (A <= 226)
     k = (rng.random(len(mask)) * seen[:, -1]).astype("uint8")
-    return (seen > k[:, None]).argmax(axis=1)
+    actions: np.ndarray = (seen > k[:, None]).argmax(axis=1)
+    return actions
 
 
 def _highest_legal(mask: np.ndarray) -> np.ndarray:
     """The trivial policy: the highest legal action of each row."""
-    return mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+    actions: np.ndarray = mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+    return actions
 
 
 def measure_batch(slots: int = 65_536, steps: int = 100, callable_games: int = 10_000,
@@ -331,11 +335,12 @@ def run(args: argparse.Namespace) -> int:
     figures |= measure_batch(args.batch_slots, args.batch_steps, args.callable_games, args.batch_memory_games)
     width = max(map(len, figures))
     for name, value in figures.items():
+        text = str(value)  # a count, such as the cores
         if isinstance(value, float):
             # A ratio: two decimals; the mean of the rounds' ratios and its error, three.
-            value = f"{value:.3f}" if name in (_MEAN_RATIO, _RATIO_ERROR) else (
+            text = f"{value:.3f}" if name in (_MEAN_RATIO, _RATIO_ERROR) else (
                 f"{value:,.2f}" if " / " in name else f"{value:,.1f}")
-        print(f"{name:<{width}}  {value}")
+        print(f"{name:<{width}}  {text}")
     return 0
 
 

@@ -562,6 +562,7 @@ def _memory_node_limit(threads: int) -> int:
 
 def _winnable(args: argparse.Namespace) -> int:
     program = _numbered(args)
+    assert program is not None  # winnable's parser requires --kpat or --pysol
     numbers = getattr(args, program)
     if args.node_limit is None and args.time_limit is None:
         args.node_limit = _memory_node_limit(min(args.threads or os.cpu_count() or 1, len(numbers)))
@@ -951,7 +952,7 @@ def main(argv: list[str] | None = None) -> int:
     _prepare_streams()
     args = _parser().parse_args(argv)
     try:
-        status = args.run(args)
+        status: int = args.run(args)
         if sys.stdout is not None:
             sys.stdout.flush()  # now, so that output that cannot be written is reported, not lost at exit
         return status

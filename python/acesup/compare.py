@@ -28,14 +28,23 @@ Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distributio
 
 
 class StatsLike(Protocol):
-    """The Stats of either engine, as far as this module reads it."""
+    """The Stats of either engine, as far as this module reads it (read-only, as
+    the native engine's attributes are)."""
 
-    games: int
-    wins: int
-    win_rate: float
-    ci95: tuple[float, float]
-    mean_score: float
-    scores: Any  # a NumPy uint8 array, or None
+    @property
+    def histogram(self) -> tuple[int, ...]: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def win_rate(self) -> float: ...
+    @property
+    def ci95(self) -> tuple[float, float]: ...
+    @property
+    def mean_score(self) -> float: ...
+    @property
+    def scores(self) -> Any: ...  # a NumPy uint8 array, or None
 
 
 @dataclass(frozen=True)

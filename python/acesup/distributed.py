@@ -31,7 +31,7 @@ Nothing here imports Dask: the functions only call the client's ``submit``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import acesup
 
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from distributed import Client
 
 __all__ = ["simulate", "solvability"]
+
+R = TypeVar("R", "acesup.Stats", "acesup.Solvability")  # what a run adds up, shard by shard
 
 SHARDS_PER_THREAD = 4  # more shards than threads, so that a slow shard does not idle the others
 U64 = 2**64
@@ -70,8 +72,8 @@ def _shard_ranges(games: int, start: int, shards: int) -> list[tuple[int, int]]:
     return ranges
 
 
-def _run(client: Client, task: Callable[..., Any], games: int, start: int, shards: int | None,
-         args: tuple[Any, ...], empty: Any) -> Any:
+def _run(client: Client, task: Callable[..., R], games: int, start: int, shards: int | None,
+         args: tuple[Any, ...], empty: R) -> R:
     """Runs ``task(count, *args, start=first)`` for every shard on the cluster and
     adds the results up in shard order."""
     games, start = _count(games, "games", 0), _count(start, "start", 0)
@@ -82,7 +84,8 @@ def _run(client: Client, task: Callable[..., Any], games: int, start: int, shard
     shards = _count(shards, "shards", 1)
     futures = [client.submit(task, count, *args, start=first, pure=False)
                for first, count in _shard_ranges(games, start, shards)]
-    return sum(client.gather(futures), empty)
+    results: list[R] = client.gather(futures)
+    return sum(results, empty)
 
 
 def _simulate_shard(games: int, strategy: Any, rules: Any, seed: int, *, start: int) -> acesup.Stats:

@@ -136,7 +136,7 @@ class Encoding:
     def __copy__(self) -> Encoding:
         return self  # never changed after __init__
 
-    def __deepcopy__(self, memo: dict) -> Encoding:
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
         return self
 
     def __repr__(self) -> str:

@@ -85,7 +85,8 @@ class AcesUpEnv(gymnasium.Env):
         """A copy of the game in play (None before the first reset)."""
         return None if self._game is None else self._game.copy()
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         options = dict(options or {})
         index = options.pop("game_index", None)
@@ -103,7 +104,7 @@ class AcesUpEnv(gymnasium.Env):
         self._legal = self._forced_discards()
         return self._observation(), self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._game is None:
             raise RuntimeError("call reset() before step()")
         if not self._legal:
@@ -137,7 +138,7 @@ class AcesUpEnv(gymnasium.Env):
         return game_svg(self._game)
 
     def _forced_discards(self) -> list[Any]:
-        moves = self._game.legal_moves()
+        moves: list[Any] = self._game.legal_moves()  # the Moves of the engine at hand
         while self.auto_discard and moves and moves[0].kind == "discard":
             self._game.play(moves[0])
             moves = self._game.legal_moves()
@@ -190,7 +191,8 @@ class AcesUpVectorEnv(VectorEnv):
         """The Batch that plays the games."""
         return self._batch
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         if options:
             raise ValueError(f"unknown reset options: {sorted(options)} (there are none)")
@@ -202,7 +204,7 @@ class AcesUpVectorEnv(VectorEnv):
         self._batch = self._engine.Batch(self.num_envs, self._rules, self._master, start, self._auto_discard)
         return np.array(self._batch.observation), self._info()
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         reward = self._batch.step(actions).astype(np.float64)
         terminated = np.array(self._batch.terminated)
         info = self._info()

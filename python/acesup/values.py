@@ -5,6 +5,7 @@ attribute changes, and copies that are the value itself."""
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 __all__ = ["Frozen", "Ordered"]
 
@@ -35,7 +36,7 @@ class Frozen:
     def __copy__(self) -> Frozen:
         return self
 
-    def __deepcopy__(self, memo: dict) -> Frozen:
+    def __deepcopy__(self, memo: dict[int, object]) -> Frozen:
         return self
 
 
@@ -44,8 +45,9 @@ class Ordered(Frozen):
     """A Frozen value that also sorts by its ``_key``, among values of its type."""
 
     __slots__ = ()
+    _key: Any  # an int or a tuple of ints: a key that sorts
 
     def __lt__(self, other: object) -> bool:
         if type(other) is type(self):
-            return self._key < other._key
+            return bool(self._key < other._key)
         return NotImplemented

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..encoding import BatchBase
 from ..errors import IllegalMoveError
-from .game import Game, Move
+from .game import Game
+from .moves import Move
 from .rng import game_seed
 from .rules import Rules
 from .stats import Stats

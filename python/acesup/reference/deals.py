@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import random
 
-from .cards import ALL_CARDS, Card, int_arg
+from ..arguments import int_arg
+from .cards import ALL_CARDS, Card
 
 __all__ = ["deck_from_kpat", "deck_from_pysol", "KPAT_MAX", "PYSOL_MS_END", "PYSOL_MAX"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable, Iterable, Mapping, Set
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..arguments import is_native, rules_arg
 from ..display import game_svg
@@ -288,7 +288,7 @@ class Game:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
         return self.copy()  # everything a Game holds besides its lists is immutable
 
     def __eq__(self, other: object) -> bool:
@@ -302,7 +302,7 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     @_locked
-    def __reduce__(self) -> tuple[object, tuple[str], dict[str, object]]:
+    def __reduce__(self) -> tuple[Callable[[str], Game], tuple[str], dict[str, Any]]:
         # A pickle holds the starting position, the moves as text and the stream's
         # state; loading replays the moves with play(), so a corrupt pickle raises
         # (PositionError, MoveError, ...) instead of making an impossible game.
@@ -313,7 +313,7 @@ class Game:
         return type(self).from_str, (start.to_str(),), state
 
     @_locked
-    def __setstate__(self, state: dict[str, object]) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         """Replays the pickled history on the starting position (see __reduce__)."""
         if not isinstance(state, dict) or set(state) != {"history", "stream"}:
             raise PositionError(f"not the pickled state of a Game: {state!r}")

@@ -85,7 +85,7 @@ class Move(Ordered):
         try:
             if pile is not None:
                 return cls.discard(pile)
-            if src is not None:
+            if src is not None and dst is not None:  # the pattern has both or neither
                 return cls.fill(src, dst, 0 if index is None else index)
             return cls.deal()
         except MoveError as err:

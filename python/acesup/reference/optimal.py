@@ -75,7 +75,7 @@ class Table:
     def _relocated(self, piles: Piles, unseen: frozenset[Card], move: Move) -> Piles | None:
         """The piles after ``move`` (legal) when it moves a pile's only card, which
         only renames piles; None for any other move."""
-        if move.kind != "fill" or len(piles[move.src]) != 1:
+        if move.src is None or len(piles[move.src]) != 1:  # not a fill (src is None for the others)
             return None
         work = self._position(piles, unseen)
         work.apply(move)

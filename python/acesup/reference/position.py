@@ -117,9 +117,11 @@ class Position:
         0 for the other moves."""
         piles = self.piles
         if move.kind == "discard":
+            assert move.pile is not None  # Move sets pile for a discard only, src, dst and index for a fill only
             self.discards.append(piles[move.pile].pop())
             return 0
         if move.kind == "fill":
+            assert move.src is not None and move.dst is not None and move.index is not None
             piles[move.dst].append(piles[move.src].pop(-1 - move.index))
             return 0
         targets = deal_targets(self)
@@ -133,8 +135,10 @@ class Position:
         """Takes back ``move``, the last move applied, which returned ``targets``."""
         piles = self.piles
         if move.kind == "discard":
+            assert move.pile is not None
             piles[move.pile].append(self.discards.pop())
         elif move.kind == "fill":
+            assert move.src is not None and move.dst is not None and move.index is not None
             source = piles[move.src]
             source.insert(len(source) - move.index, piles[move.dst].pop())
         else:

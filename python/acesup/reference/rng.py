@@ -68,7 +68,7 @@ class Rng:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> Rng:
+    def __deepcopy__(self, memo: dict[int, object]) -> Rng:
         return self.copy()
 
     def __eq__(self, other: object) -> bool:

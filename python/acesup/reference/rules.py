@@ -296,9 +296,12 @@ def is_top_rank(card: Card, rules: Rules) -> bool:
 class Tableau(Protocol):
     """What the rule functions read of a position (``Position`` is one)."""
 
-    rules: Rules
-    piles: Sequence[Sequence[Card]]
-    stock: Sequence[Card]
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def piles(self) -> Sequence[Sequence[Card]]: ...
+    @property
+    def stock(self) -> Sequence[Card]: ...
 
 
 def can_discard(pos: Tableau, p: int) -> bool:
@@ -361,7 +364,7 @@ def _fills(pos: Tableau) -> list[Move]:
 def blocking_fill(pos: Tableau) -> Move | None:
     """The first legal fill in R3 order from a pile of two or more cards, which
     holds back a deal under ``deal="stuck"`` (R2.3); None if there is none."""
-    return next((move for move in _fills(pos) if len(pos.piles[move.src]) >= 2), None)
+    return next((move for move in _fills(pos) if move.src is not None and len(pos.piles[move.src]) >= 2), None)
 
 
 def can_deal(pos: Tableau) -> bool:
@@ -419,8 +422,10 @@ def is_won(pos: Tableau) -> bool:
 
 def _is_legal(pos: Tableau, move: Move) -> bool:
     if move.kind == "discard":
+        assert move.pile is not None  # Move sets pile for a discard only, src, dst and index for a fill only
         return can_discard(pos, move.pile)
     if move.kind == "fill":
+        assert move.src is not None and move.dst is not None and move.index is not None
         return can_fill(pos, move.src, move.dst, move.index)
     return can_deal(pos)
 
@@ -435,19 +440,20 @@ def illegal_reason(pos: Tableau, move: Move) -> str | None:
     if _is_legal(pos, move):
         return None
     rules, piles = pos.rules, pos.piles
-    named = (move.pile,) if move.kind == "discard" else (move.src, move.dst) if move.kind == "fill" else ()
+    named = [p for p in (move.pile, move.src, move.dst) if p is not None]  # the piles the move names
     missing = next((p for p in named if p >= rules.piles), None)
     if missing is not None:
         return f"there is no pile {missing}: these rules have {rules.piles} piles"
     if move.kind == "discard":
-        p = move.pile
+        p = named[0]
         if not piles[p]:
             return f"cannot discard from pile {p}: it is empty"
         card = piles[p][-1]
         return (f"cannot discard {card} from pile {p}: "
                 f"no higher {SUIT_NAMES[card.suit]} is on top of another pile")
     if move.kind == "fill":
-        src, dst, index = move.src, move.dst, move.index
+        src, dst, index = named[0], named[1], move.index
+        assert index is not None
         source = piles[src]
         if piles[dst]:
             return f"cannot fill pile {dst}: it is not empty"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -26,6 +26,8 @@ Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distributio
 
 REPR_SCORES = 64
 """The most scores a ``repr`` of Stats writes out; more are shown as their count."""
+
+T = TypeVar("T")
 
 
 class Stats(Frozen):
@@ -101,7 +103,8 @@ class Stats(Frozen):
         """The same games with the same recorded scores, the native engine's Stats
         too (Python asks this method for ``native == reference`` as well)."""
         if is_native(other, "Stats"):
-            return self._key == (other.histogram, None if other.scores is None else other.scores.tobytes())
+            native: Any = other  # acesup._core.Stats, recognised without importing it
+            return self._key == (native.histogram, None if native.scores is None else native.scores.tobytes())
         return super().__eq__(other)
 
     __hash__ = Frozen.__hash__  # hash(_key), as the native engine's hash
@@ -170,16 +173,18 @@ def _origin(strategy: object, rules: object, seed: object) -> tuple[tuple[str, o
     return (("strategy", strategy), ("rules", rules), ("seed", seed))
 
 
-def _merged_origin(a: Stats, b: Stats) -> list[object]:
+def _merged_origin(a: Stats, b: Stats) -> tuple[str | None, str | None, int | None]:
     """The origin of ``a + b``: each field kept when the Stats that have games
     agree on it (a Stats of no games takes no part, so ``Stats.empty()`` stays
     neutral), None when they differ."""
     parts = [stats for stats in (a, b) if stats.games] or [a, b]
-    merged = []
-    for name in ("strategy", "rules", "seed"):
-        values = {getattr(stats, name) for stats in parts}
-        merged.append(values.pop() if len(values) == 1 else None)
-    return merged
+    return (_agreed({stats.strategy for stats in parts}), _agreed({stats.rules for stats in parts}),
+            _agreed({stats.seed for stats in parts}))
+
+
+def _agreed(values: set[T]) -> T | None:
+    """The one value of ``values``, or None when there are several."""
+    return values.pop() if len(values) == 1 else None
 
 
 def _score_bytes(scores: Any, histogram: tuple[int, ...]) -> bytes:

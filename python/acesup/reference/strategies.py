@@ -32,6 +32,7 @@ __all__ = ["Strategy", "Decide", "StrategyArg", "BuiltinStrategy", "strategy_arg
 
 Strategy = Callable[[Game], Move]
 Factory = Callable[..., Strategy]
+C = TypeVar("C", bound=Callable[[], Strategy])  # a strategy class that takes no parameters
 
 _BUILTINS: dict[str, Factory] = {}
 
@@ -64,10 +65,10 @@ def _check_parameters(name: str, params: dict[str, str], allowed: tuple[str, ...
             raise StrategyError(f"strategy {name!r} has no parameter {key!r}: {takes}")
 
 
-def _plain_builtin(name: str) -> Callable[[type[D]], type[D]]:
+def _plain_builtin(name: str) -> Callable[[C], C]:
     """Registers the decorated strategy class (a ``Decide``, or ``Optimal``) as the
     built-in ``name``, which takes no parameters."""
-    def register(cls: type[D]) -> type[D]:
+    def register(cls: C) -> C:
         def factory(**params: str) -> Strategy:
             _check_parameters(name, params)
             return cls()
@@ -234,9 +235,6 @@ class Decide:
         return first if first.kind == "discard" else self.decide(game)
 
 
-D = TypeVar("D", bound=Callable[[Game], Move])
-
-
 def _play_forced_discards(game: Game) -> int:
     """Plays the first legal discard in R3 order until none is legal; returns how
     many cards it discarded."""
@@ -250,7 +248,7 @@ def _play_forced_discards(game: Game) -> int:
 def real_fills(game: Game) -> list[Move]:
     """The legal fills from a pile of two or more cards, in R3 order: every fill
     but the lone-card relocations of ``relocate_single``."""
-    return [move for move in game.legal_moves() if move.kind == "fill" and len(game.piles[move.src]) >= 2]
+    return [move for move in game.legal_moves() if move.src is not None and len(game.piles[move.src]) >= 2]
 
 
 def deal_or_first_real_fill(game: Game) -> Move:
@@ -320,15 +318,16 @@ class Greedy(Decide):
 
         # 2. Park a top-rank card, which blocks every card below it for good.
         for fill in fills:
+            assert fill.src is not None and fill.index is not None
             if is_top_rank(piles[fill.src][-1 - fill.index], game.rules):
                 return fill
 
         # 3. Unbury the tallest pile's top card, keeping an empty pile for the deal.
         empty = [p for p, pile in enumerate(piles) if not pile]
         if len(empty) >= 2:
-            unbury = [fill for fill in fills if fill.index == 0 and fill.dst == empty[0]]
-            if unbury:
-                return max(unbury, key=lambda fill: (len(piles[fill.src]), -fill.src))
+            sources = [fill.src for fill in fills if fill.src is not None and fill.index == 0 and fill.dst == empty[0]]
+            if sources:
+                return Move.fill(max(sources, key=lambda src: (len(piles[src]), -src)), empty[0])
 
         # 4. Deal.
         return deal_or_first_real_fill(game)
