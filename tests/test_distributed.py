@@ -60,6 +60,14 @@ def test_bad_arguments_raise_before_any_task(client):
         distributed.solvability(client, 10, node_limit=0)
 
 
+@pytest.mark.parametrize("games", [-1, 2.0, True])
+def test_a_bad_number_of_games_is_refused_in_the_engine_s_words(client, games):
+    with pytest.raises((TypeError, ValueError)) as local:
+        acesup.simulate(games)
+    with pytest.raises(type(local.value), match=f"^{re.escape(str(local.value))}$"):
+        distributed.simulate(client, games)
+
+
 def test_shards_cover_the_games_in_order():
     assert distributed._shard_ranges(10, 5, 3) == [(5, 4), (9, 3), (12, 3)]
     assert distributed._shard_ranges(2, 0, 5) == [(0, 1), (1, 1)]

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import acesup
+from .arguments import U64, int_arg
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -43,17 +44,6 @@ __all__ = ["simulate", "solvability"]
 R = TypeVar("R", "acesup.Stats", "acesup.Solvability")  # what a run adds up, shard by shard
 
 SHARDS_PER_THREAD = 4  # more shards than threads, so that a slow shard does not idle the others
-U64 = 2**64
-
-
-def _count(value: object, name: str, low: int) -> int:
-    """An int argument >= ``low``: ``TypeError`` for a non-int (bools included),
-    ``ValueError`` below ``low``, as the engine checks its own."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
-    return value
 
 
 def _shard_ranges(games: int, start: int, shards: int) -> list[tuple[int, int]]:
@@ -76,12 +66,12 @@ def _run(client: Client, task: Callable[..., R], games: int, start: int, shards:
          args: tuple[Any, ...], empty: R) -> R:
     """Runs ``task(count, *args, start=first)`` for every shard on the cluster and
     adds the results up in shard order."""
-    games, start = _count(games, "games", 0), _count(start, "start", 0)
+    games, start = int_arg(games, "games"), int_arg(start, "start")
     if start + games > U64:
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
     if shards is None:
         shards = SHARDS_PER_THREAD * max(1, sum(client.nthreads().values()))
-    shards = _count(shards, "shards", 1)
+    shards = int_arg(shards, "shards", 1)
     futures = [client.submit(task, count, *args, start=first, pure=False)
                for first, count in _shard_ranges(games, start, shards)]
     results: list[R] = client.gather(futures)
