@@ -445,15 +445,16 @@ def illegal_reason(pos: Tableau, move: Move) -> str | None:
     if missing is not None:
         return f"there is no pile {missing}: these rules have {rules.piles} piles"
     if move.kind == "discard":
-        p = named[0]
+        p = move.pile
+        assert p is not None
         if not piles[p]:
             return f"cannot discard from pile {p}: it is empty"
         card = piles[p][-1]
         return (f"cannot discard {card} from pile {p}: "
                 f"no higher {SUIT_NAMES[card.suit]} is on top of another pile")
     if move.kind == "fill":
-        src, dst, index = named[0], named[1], move.index
-        assert index is not None
+        src, dst, index = move.src, move.dst, move.index
+        assert src is not None and dst is not None and index is not None
         source = piles[src]
         if piles[dst]:
             return f"cannot fill pile {dst}: it is not empty"

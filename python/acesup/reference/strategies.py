@@ -247,7 +247,8 @@ def _play_forced_discards(game: Game) -> int:
 
 def real_fills(game: Game) -> list[Move]:
     """The legal fills from a pile of two or more cards, in R3 order: every fill
-    but the lone-card relocations of ``relocate_single``."""
+    but the lone-card relocations of ``relocate_single`` (a Move's ``src`` is set
+    for a fill only)."""
     return [move for move in game.legal_moves() if move.src is not None and len(game.piles[move.src]) >= 2]
 
 
