@@ -30,20 +30,21 @@ import time
 import acesup
 
 # (name, rules text, target in deals per second)
-CASES = [
+Case = tuple[str, str, "int | None"]
+CASES: list[Case] = [
     ("standard", "standard", 10_000),
     ("deal=stuck", "deal=stuck", 100_000),
     ("relocate_single=True", "relocate_single=true", 1_000),
     ("easy", "easy", 60),
 ]
-MORE = [
+MORE: list[Case] = [
     ("strict", "strict", None),
     ("reverse", "reverse", None),
     ("strict, deal=stuck", "strict,deal=stuck", None),
     ("easy, deal=stuck", "easy,deal=stuck", None),
     ("reverse, deal=stuck", "reverse,deal=stuck", None),
 ]
-FAMILY = [
+FAMILY: list[Case] = [
     ("aces_up_5", "aces_up_5", None),
     ("russian_aces", "russian_aces", None),
     ("deal=any", "deal=any", None),
@@ -52,7 +53,7 @@ FAMILY = [
 ]
 
 
-def measure(cases: list[tuple[str, str, int | None]], games: int, seed: int) -> dict[str, tuple[float, float, str]]:
+def measure(cases: list[Case], games: int, seed: int) -> dict[str, tuple[float, float, str]]:
     """Each case's (CPU deals/s, wall deals/s, verdicts) on one thread."""
     acesup.solvability(100, seed=seed + 1, threads=1)  # the first call pays for setting up
     figures = {}
@@ -66,7 +67,7 @@ def measure(cases: list[tuple[str, str, int | None]], games: int, seed: int) -> 
     return figures
 
 
-def compare(cases: list[tuple[str, str, int | None]], args: argparse.Namespace) -> None:
+def compare(cases: list[Case], args: argparse.Namespace) -> None:
     """This build and those of ``args.against``, by turns, best CPU figure of each."""
     pythons = [sys.executable, *args.against]
     command = [os.path.abspath(__file__), "--json", "--games", str(args.games), "--seed", str(args.seed)]

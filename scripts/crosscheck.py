@@ -18,6 +18,7 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from types import ModuleType
 
 import acesup
 import acesup.reference
@@ -29,10 +30,11 @@ def _reference_scores(strategy: str, rules: str, seed: int, start: int, games: i
     """The reference engine's per-game scores of games start .. start+games-1."""
     stats = acesup.reference.simulate(games, strategy, acesup.reference.Rules.parse(rules), seed,
                                       start=start, scores=True)
+    assert stats.scores is not None  # recorded: scores=True
     return stats.scores.tobytes()
 
 
-def _whole_game(engine, strategy: str, rules: str, seed: int, index: int) -> tuple[str, list[str]]:
+def _whole_game(engine: ModuleType, strategy: str, rules: str, seed: int, index: int) -> tuple[str, list[str]]:
     """The final position and the moves of game ``index``, played move by move."""
     game = engine.Game.from_seed(engine.game_seed(seed, index), engine.Rules.parse(rules))
     player = engine.strategy(strategy)
@@ -66,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         reference = b"".join(parts)
     reference_seconds = time.perf_counter() - began
 
-    disagreements = [(i, a, b) for i, (a, b) in enumerate(zip(native.scores.tobytes(), reference)) if a != b]
+    assert native.scores is not None
+    disagreements: list[tuple[int, object, object]] = [
+        (i, a, b) for i, (a, b) in enumerate(zip(native.scores.tobytes(), reference)) if a != b]
     for index in range(min(args.positions, args.games)):
         if _whole_game(acesup, args.strategy, rules, args.seed, index) != \
                 _whole_game(acesup.reference, args.strategy, rules, args.seed, index):

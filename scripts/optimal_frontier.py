@@ -19,6 +19,7 @@ import json
 import subprocess
 import sys
 import time
+from typing import Any
 
 # The layouts of the table, by their R6.4 text (the options that differ from the standard game).
 LAYOUTS = ("suits=4,ranks=2", "suits=4,ranks=3", "strict,suits=4,ranks=3", "easy,suits=4,ranks=3",
@@ -43,12 +44,12 @@ print(json.dumps({"value": [value.numerator, value.denominator], "seconds": time
 """
 
 
-def measure(layout: str, threads: int, timeout: float) -> dict[str, object]:
+def measure(layout: str, threads: int, timeout: float) -> dict[str, Any]:
     """The child's last report for ``layout``: the value when it finished in time,
     else its last progress."""
     child = subprocess.Popen([sys.executable, "-c", _CHILD, layout, str(threads)], stdout=subprocess.PIPE,
                              text=True)
-    last: dict[str, object] = {}
+    last: dict[str, Any] = {}  # JSON
     began = time.perf_counter()
     try:
         assert child.stdout is not None
@@ -62,12 +63,12 @@ def measure(layout: str, threads: int, timeout: float) -> dict[str, object]:
     return last
 
 
-def row(layout: str, report: dict[str, object]) -> str:
+def row(layout: str, report: dict[str, Any]) -> str:
     """The Markdown row of ``layout``."""
     memory = f"{int(report.get('rss', 0)) / 1024:,.0f} MB"
     seconds = f"{float(report.get('seconds', 0)):,.1f} s"
     if "value" in report:
-        numerator, denominator = report["value"]  # type: ignore[misc]
+        numerator, denominator = report["value"]
         value = f"{numerator}/{denominator} = {100 * numerator / denominator:.2f}%"
         if numerator == denominator:
             value = "1"

@@ -55,6 +55,7 @@ def main() -> None:
         cpu = time.process_time()
         stats = acesup.simulate(args.games, text, rules, seed=args.seed, threads=args.threads, scores=True)
         ms = (time.process_time() - cpu) * 1000 / args.games
+        assert stats.scores is not None  # recorded: scores=True
         won = [score == rules.win_score() for score in stats.scores]
         low, high = wilson(stats.wins, stats.games)
         line = (f"{text:40} {stats.wins:6}/{stats.games} = {100 * stats.win_rate:.2f}% "
