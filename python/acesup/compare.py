@@ -16,35 +16,20 @@ import html
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Union
 
 if TYPE_CHECKING:  # scores arrive as NumPy arrays, and only their methods are used here,
     import numpy as np  # so that importing acesup does not load NumPy
+
+    from . import _core
+    from .reference import stats as reference_stats
+
+    StatsLike = Union[_core.Stats, reference_stats.Stats]  # the Stats of either engine
 
 __all__ = ["Comparison", "Pair", "compare_in", "mcnemar_exact_p", "paired_diff_ci95", "mean_diff_ci95"]
 
 STANDARD_WIN = 48  # the score of a won standard game (RULES.md R4.2)
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution, as Stats uses
-
-
-class StatsLike(Protocol):
-    """The Stats of either engine, as far as this module reads it (read-only, as
-    the native engine's attributes are)."""
-
-    @property
-    def histogram(self) -> tuple[int, ...]: ...
-    @property
-    def games(self) -> int: ...
-    @property
-    def wins(self) -> int: ...
-    @property
-    def win_rate(self) -> float: ...
-    @property
-    def ci95(self) -> tuple[float, float]: ...
-    @property
-    def mean_score(self) -> float: ...
-    @property
-    def scores(self) -> Any: ...  # a NumPy uint8 array, or None
 
 
 @dataclass(frozen=True)
@@ -97,10 +82,12 @@ class Comparison:
         stats = dict(stats)
         names = list(stats)
         _check_names(names)
+        scores: dict[str, np.ndarray] = {}
         for name, one in stats.items():
             if one.scores is None:
                 raise ValueError(f"the Stats of {name!r} hold no per-game scores: "
                                  f"play them with simulate(..., scores=True)")
+            scores[name] = one.scores
             if one.games != stats[names[0]].games:
                 raise ValueError(f"the Stats of {names[0]!r} and {name!r} count different numbers of games "
                                  f"({stats[names[0]].games} and {one.games}), so they are not the same games")
@@ -109,7 +96,7 @@ class Comparison:
                                  f"({len(stats[names[0]].histogram) - 1} and {len(one.histogram) - 1}), "
                                  f"so they are not the same games")
         win_score = len(stats[names[0]].histogram) - 1
-        pairs = tuple(_pair(a, b, stats[a].scores, stats[b].scores, win_score)
+        pairs = tuple(_pair(a, b, scores[a], scores[b], win_score)
                       for i, a in enumerate(names) for b in names[i + 1:])
         return cls(stats, pairs)
 
