@@ -602,6 +602,7 @@ def test_solve_and_play_take_a_pysol_number_and_rules_that_replace_the_preset(ca
     (("winnable", "--kpat", "0-3"), "a kpat deal number must be an int from 1 to 2147483647, got 0"),
     (("winnable", "--kpat", "1-3", "--pysol", "1"), "not allowed with argument"),
     (("winnable",), "one of the arguments --kpat --pysol is required"),
+    (("winnable", "--kpat", "1", "--list", "lost"), "argument --list: invalid choice: 'lost'"),
 ])
 def test_bad_deal_numbers_are_usage_errors(capsys, monkeypatch, argv, words):
     status, out, err = run(capsys, monkeypatch, *argv)
@@ -616,6 +617,19 @@ def test_winnable_lists_the_winnable_deals_one_a_line(capsys, monkeypatch):
     # No progress bar, stderr not being a terminal: only the summary.
     assert err.count("\n") == 1
     assert "kpat deals 1-20 (20 solved" in err and "9 winnable, 11 unwinnable, 0 unresolved" in err
+
+
+@pytest.mark.parametrize("verdict, argv, listed", [
+    ("winnable", ("--kpat", "1-20", "--deal", "free"), KPAT_WINNABLE_1_20),
+    ("unwinnable", ("--kpat", "1-20", "--deal", "free"), sorted(set(range(1, 21)) - set(KPAT_WINNABLE_1_20))),
+    ("unresolved", ("--pysol", "31998-32001", "--node-limit", "1"), [31998, 31999, 32000, 32001]),
+    ("unresolved", ("--kpat", "1-20", "--deal", "free"), []),
+])
+def test_winnable_list_names_the_deals_of_one_verdict(capsys, monkeypatch, verdict, argv, listed):
+    status, out, err = run(capsys, monkeypatch, "winnable", *argv, "--list", verdict)
+    assert status == 0
+    assert [int(line) for line in out.split()] == listed
+    assert err.count("\n") == 1 and " solved in " in err
 
 
 def test_winnable_json_gives_the_counts_the_range_and_the_rules(capsys, monkeypatch):

@@ -560,6 +560,10 @@ def _memory_node_limit(threads: int) -> int:
     return max(1, int(MEMORY_SHARE * memory / (threads * SEARCH_POSITION_BYTES)))
 
 
+# `winnable --list`: the verdict whose deal numbers it writes, by name.
+VERDICTS = {"winnable": True, "unwinnable": False, "unresolved": None}
+
+
 def _winnable(args: argparse.Namespace) -> int:
     program = _numbered(args)
     assert program is not None  # winnable's parser requires --kpat or --pysol
@@ -571,6 +575,7 @@ def _winnable(args: argparse.Namespace) -> int:
         verdicts = acesup.solve_deals(program, numbers, rules, threads=args.threads,
                                       node_limit=args.node_limit, time_limit=args.time_limit)
     counts = {True: 0, False: 0, None: 0}
+    listed = VERDICTS[args.list]
     began = time.perf_counter()
     interrupted = False
     with tqdm(total=len(numbers), disable=not _terminal(sys.stderr), file=sys.stderr, unit=" deals",
@@ -578,7 +583,7 @@ def _winnable(args: argparse.Namespace) -> int:
         try:
             for number, winnable in verdicts:
                 counts[winnable] += 1
-                if winnable and not args.json:
+                if winnable is listed and not args.json:
                     print(number)
                 bar.update(1)
         except KeyboardInterrupt:
@@ -595,7 +600,7 @@ def _winnable(args: argparse.Namespace) -> int:
         }, indent=2))
     else:
         if interrupted:
-            print(f"interrupted: {done:,} of {len(numbers):,} deals solved, the winnable ones listed above",
+            print(f"interrupted: {done:,} of {len(numbers):,} deals solved, the {args.list} ones listed above",
                   file=sys.stderr)
         print(f"{PROGRAMS[program][2]}s {shown} ({done:,} solved in {seconds:.1f} s), rules {rules}: "
               f"{counts[True]:,} winnable, {counts[False]:,} unwinnable, {counts[None]:,} unresolved",
@@ -913,13 +918,14 @@ Run acesup COMMAND --help for the options of a command.""")
         help="list the winnable deals among a range of kpat or PySolFC deal numbers",
         description="Solves every deal of a range of kpat or PySolFC deal numbers with the clairvoyant solver, "
                     "on all cores, under the program's rules (Rules.kpat() or Rules.pysol(), RULES.md R8) "
-                    "unless the rules options say otherwise, and writes the winnable deal numbers to standard "
-                    "output, one a line, in order; a summary goes to standard error, with a progress bar when "
+                    "unless the rules options say otherwise, and writes the winnable deal numbers (or those "
+                    "--list names) to standard output, one a line, in order; a summary goes to standard error, with a progress bar when "
                     "it is a terminal. Ctrl-C stops the run: the numbers found so far stay listed, the summary "
                     "says how far it got (exit status 130).",
         epilog="""examples:
   acesup winnable --kpat 1-1000 > winnable.txt
   acesup winnable --pysol 1-100000 --time-limit 5
+  acesup winnable --kpat 1-100000 --node-limit 200000 --list unresolved > open.txt
   acesup winnable --kpat 1-100 --rules standard --json""")
     program = winnable.add_mutually_exclusive_group(required=True)
     program.add_argument("--kpat", type=deal_range, metavar="A-B", help="kpat deal numbers A to B (or one, N)")
@@ -933,6 +939,9 @@ Run acesup COMMAND --help for the options of a command.""")
                                "unresolved")
     winnable.add_argument("--threads", type=_threads, metavar="T",
                           help=f"threads, at most {MAX_THREADS} (default: all cores)")
+    winnable.add_argument("--list", choices=list(VERDICTS), default="winnable",
+                          help="which deal numbers to write: the winnable ones (the default), the unwinnable "
+                               "ones, or those that a limit left unresolved")
     winnable.add_argument("--json", action="store_true",
                           help="print the counts (winnable, unwinnable, unresolved), the range and the rules as "
                                "JSON instead of the numbers")
