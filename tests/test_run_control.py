@@ -280,12 +280,14 @@ def test_dropping_the_iterator_stops_and_joins_its_threads():
     assert time.perf_counter() - began < 20
 
 
-def test_ctrl_c_keeps_the_verdicts_handed_out_and_next_goes_on():
+@pytest.mark.parametrize("numbers", ["range(1, 10**6)", "list(range(1, 10**5))"])
+def test_ctrl_c_keeps_the_verdicts_handed_out_and_next_goes_on(numbers):
+    """A range's numbers or a list's (each kind of run of the native engine)."""
     done = run_python(INTERRUPTED.format(
         engine="acesup",
-        setup=textwrap.dedent("""
+        setup=textwrap.dedent(f"""
             found = []
-            it = engine.solve_deals("kpat", range(1, 10**6), threads=2, node_limit=200_000)
+            it = engine.solve_deals("kpat", {numbers}, threads=2, node_limit=200_000)
             """),
         call="found.extend(n for n, _ in it)",
         after=textwrap.dedent("""

@@ -1,4 +1,4 @@
-"""``solve_deals``: the verdicts on a range of kpat or PySolFC deal numbers, in
+"""``solve_deals``: the verdicts on a range (or a list) of kpat or PySolFC deal numbers, in
 both engines, streamed in the order of the numbers (issue 10 item 3)."""
 
 from __future__ import annotations
@@ -28,6 +28,31 @@ def test_both_engines_give_the_same_verdicts_in_the_order_of_the_numbers(engine,
     assert list(found) == [(n, KPAT_1_20[n - 1]) for n in numbers]
 
 
+@pytest.mark.parametrize("listed, make", [([16, 2, 16, 4], list), ([18], tuple), ([4, 6], iter),
+                                          ([6, 5], lambda numbers: (n for n in numbers)), ([], list)])
+def test_any_iterable_of_numbers_is_solved_in_its_order(engine, listed, make):
+    """Not only a range: a list (repeats too), a tuple, an iterator, a generator."""
+    found = list(engine.solve_deals("kpat", make(listed), engine.Rules.parse(QUICK)))
+    assert found == [(n, KPAT_1_20[n - 1]) for n in listed]
+
+
+def test_numpy_ints_are_deal_numbers(engine):
+    np = pytest.importorskip("numpy")
+    found = list(engine.solve_deals("kpat", np.array([4, 5]), engine.Rules.parse(QUICK)))
+    assert found == [(4, KPAT_1_20[3]), (5, KPAT_1_20[4])] and all(type(n) is int for n, _ in found)
+
+
+def test_a_second_round_on_the_deals_left_open_gives_the_verdicts_of_its_limit():
+    """The deals a small limit leaves open, solved again with a larger one (on two
+    threads), have the verdicts that the larger limit gives over the whole range."""
+    first = dict(acesup.solve_deals("kpat", range(1, 61), node_limit=2_000))
+    left = [n for n, winnable in first.items() if winnable is None]
+    assert 5 < len(left) < 55
+    again = list(acesup.solve_deals("kpat", left, threads=2, node_limit=50_000))
+    whole = dict(acesup.solve_deals("kpat", range(1, 61), node_limit=50_000))
+    assert again == [(n, whole[n]) for n in left]
+
+
 def test_pysol_numbers_in_both_generators_are_the_verdicts_of_solve():
     rules = acesup.Rules.parse(QUICK)
     numbers = range(31990, 32010)
@@ -51,7 +76,11 @@ def test_verdicts_do_not_depend_on_the_thread_count():
 @pytest.mark.parametrize("args, kwargs, error, words", [
     (("freecell", range(3)), {}, ValueError, "deals must be 'kpat' or 'pysol', got 'freecell'"),
     ((3, range(3)), {}, TypeError, "deals must be 'kpat' or 'pysol', got int"),
-    (("kpat", [1, 2]), {}, TypeError, "numbers must be a range of deal numbers"),
+    (("kpat", 5), {}, TypeError, "numbers must be a range or an iterable of deal numbers, got int"),
+    (("kpat", [3, 0]), {}, ValueError, "a kpat deal number must be an int from 1 to 2147483647, got 0"),
+    (("kpat", [3, "4"]), {}, TypeError, "a kpat deal number must be an int from 1 to 2147483647, got str"),
+    (("kpat", (3, True)), {}, TypeError, "a kpat deal number must be an int from 1 to 2147483647, got bool"),
+    (("pysol", [5, 10**20 + 1]), {}, ValueError, "a PySolFC game number"),
     (("kpat", range(0, 3)), {}, ValueError, "a kpat deal number must be an int from 1 to 2147483647, got 0"),
     (("kpat", range(1, 2**31 + 1)), {}, ValueError, "got 2147483648"),
     (("pysol", range(10**20, 10**20 + 2)), {}, ValueError, "a PySolFC game number"),
@@ -65,12 +94,13 @@ def test_bad_arguments_are_refused_at_the_call(engine, args, kwargs, error, word
         engine.solve_deals(*args, **kwargs)
 
 
-def test_rules_of_another_deck_are_refused(engine):
+@pytest.mark.parametrize("numbers", [range(1, 3), [2, 1]])
+def test_rules_of_another_deck_are_refused(engine, numbers):
     small = engine.Rules(suits=2)
     with pytest.raises(ValueError) as refused:
-        engine.solve_deals("kpat", range(1, 3), small)
+        engine.solve_deals("kpat", numbers, small)
     with pytest.raises(type(refused.value), match=str(refused.value)[:30].replace("(", r"\(")):
-        engine.Game.from_kpat(1, small)
+        engine.Game.from_kpat(numbers[0], small)  # the first deal is dealt at the call
 
 
 # kpat deals 1-120 under its preset with at most 20,000 nodes each, as solve_deals found

@@ -367,7 +367,7 @@ class DealVerdicts:
 
 def solve_deals(
     deals: str,
-    numbers: range,
+    numbers: Iterable[int],
     rules: Rules | None = None,
     *,
     threads: int | None = None,

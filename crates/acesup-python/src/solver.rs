@@ -16,7 +16,7 @@ use acesup::pool::thread_count;
 use acesup::solver::{self, Solvability};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyRange, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
 
 /// What `solve` found, an immutable value (docs/API.md, Solution).
 #[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solution")]
@@ -320,7 +320,7 @@ pub fn solvability(
         .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
 }
 
-/// Solves the numbered deals `numbers` (a range) of kpat (`deals="kpat"`) or of
+/// Solves the numbered deals `numbers` (a range, or any iterable of numbers) of kpat (`deals="kpat"`) or of
 /// PySolFC (`"pysol"`), each under `rules` (the program's preset by default) with
 /// its own limits, on all cores or `threads` threads, and returns an iterator of
 /// (number, winnable) in the order of the numbers, each handed out as soon as it
@@ -336,12 +336,6 @@ pub fn solve_deals(
     time_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDealVerdicts> {
     let program = program_arg(deals)?;
-    if !numbers.is_instance_of::<PyRange>() {
-        return Err(PyTypeError::new_err(format!(
-            "numbers must be a range of deal numbers, such as range(1, 1001), got {}",
-            type_name(numbers)
-        )));
-    }
     let rules = rules_or(rules, program.rules)?;
     let threads = threads_arg(threads)?;
     let limits = limits_arg(node_limit, time_limit)?;

@@ -12,7 +12,8 @@ use acesup::solver;
 use acesup::stream::{Next, Stream};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyRange, PyString};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The deals of kpat or of PySolFC that `solve_deals` solves: their deck function
@@ -49,13 +50,32 @@ pub fn program_arg(deals: &Bound<'_, PyAny>) -> PyResult<Program> {
     }
 }
 
+/// The deal numbers of a run, in its order: a range's, computed from its first and
+/// its step (a range may hold up to 2**64 deals), or any other iterable's, read at
+/// the call.
+#[derive(Clone)]
+enum Numbers {
+    Range { first: i128, step: i128 },
+    Listed(Arc<[i128]>),
+}
+
+impl Numbers {
+    /// Number `i` of the run, counted from 0.
+    fn at(&self, i: u64) -> i128 {
+        match self {
+            Numbers::Range { first, step } => first + step * i128::from(i),
+            Numbers::Listed(all) => all[usize::try_from(i).expect("a listed number's index")],
+        }
+    }
+}
+
 /// Where a `solve_deals` run stands.
 pub struct DealRun {
     program: Program,
     rules: acesup::Rules,
-    /// The next deal number to hand out, the step between two, and how many are left.
-    next: i128,
-    step: i128,
+    /// The run's numbers, how many have been handed out, and how many are left.
+    numbers: Numbers,
+    done: u64,
     left: u64,
     limits: solver::Limits,
     threads: usize,
@@ -90,8 +110,8 @@ impl PyDealVerdicts {
             next_verdict(py, stream, flag)
         };
         let verdict = found.inspect_err(|_| run.solving = None)?;
-        let number = run.next;
-        run.next += run.step;
+        let number = run.numbers.at(run.done);
+        run.done += 1;
         run.left -= 1;
         Ok(Some((number, verdict)))
     }
@@ -129,9 +149,12 @@ fn next_verdict(
 }
 
 impl DealRun {
-    /// The run over `numbers` (a Python range, already checked to be one): its
+    /// The run over `numbers`: a range, whose first and last numbers are checked
+    /// (with the first deal dealt between them), or any other iterable of deal
+    /// numbers, each checked, in its order, before the first deal is dealt. The
     /// first deal is dealt at once, so that rules that cannot deal the program's
-    /// deck fail at the call; `ValueError` for a number out of the program's range.
+    /// deck fail at the call; `ValueError` for a number out of the program's range,
+    /// `TypeError` for a non-int or for `numbers` that is not iterable.
     pub fn start(
         program: Program,
         rules: acesup::Rules,
@@ -139,24 +162,46 @@ impl DealRun {
         limits: solver::Limits,
         threads: usize,
     ) -> PyResult<PyDealVerdicts> {
-        let (mut next, mut step, mut left) = (0, 1, 0);
-        if numbers.is_truthy()? {
-            next = (program.number)(&numbers.get_item(0)?)?;
-            let deck = (program.deck)(next).or_py()?;
+        let deal_first = |first: i128| -> PyResult<()> {
+            let deck = (program.deck)(first).or_py()?;
             acesup::Game::from_deck(&deck, rules, 0).or_py()?;
-            let last = (program.number)(&numbers.get_item(-1)?)?;
-            if last != next {
-                step = numbers.getattr("step")?.extract::<i128>()?;
+            Ok(())
+        };
+        let (numbers, left) = if numbers.is_instance_of::<PyRange>() {
+            let (mut first, mut step, mut left) = (0, 1, 0);
+            if numbers.is_truthy()? {
+                first = (program.number)(&numbers.get_item(0)?)?;
+                deal_first(first)?;
+                let last = (program.number)(&numbers.get_item(-1)?)?;
+                if last != first {
+                    step = numbers.getattr("step")?.extract::<i128>()?;
+                }
+                left = u64::try_from((last - first) / step + 1).map_err(|_| {
+                    PyValueError::new_err("numbers must hold fewer than 2**64 deals".to_string())
+                })?;
             }
-            left = u64::try_from((last - next) / step + 1).map_err(|_| {
-                PyValueError::new_err("numbers must hold fewer than 2**64 deals".to_string())
+            (Numbers::Range { first, step }, left)
+        } else {
+            let items = numbers.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "numbers must be a range or an iterable of deal numbers, got {}",
+                    type_name(numbers)
+                ))
             })?;
-        }
+            let all = items
+                .map(|item| (program.number)(&item?))
+                .collect::<PyResult<Vec<i128>>>()?;
+            if let Some(&first) = all.first() {
+                deal_first(first)?;
+            }
+            let left = all.len() as u64;
+            (Numbers::Listed(all.into()), left)
+        };
         Ok(PyDealVerdicts(std::sync::Mutex::new(DealRun {
             program,
             rules,
-            next,
-            step,
+            numbers,
+            done: 0,
             left,
             limits,
             threads,
@@ -168,14 +213,15 @@ impl DealRun {
     /// here when they are not; `ValueError` when no thread can be started.
     fn solving(&mut self) -> PyResult<&(Stream<Option<bool>>, Flag)> {
         if self.solving.is_none() {
-            let (program, rules, first, step) = (self.program, self.rules, self.next, self.step);
+            let (program, rules, numbers, done) =
+                (self.program, self.rules, self.numbers.clone(), self.done);
             let flag = interrupt::new_flag();
             let limits = solver::Limits {
                 cancel: Some(flag.clone()),
                 ..self.limits.clone()
             };
             let position = move |i: u64| {
-                let number = first + step * i128::from(i);
+                let number = numbers.at(done + i);
                 let deck = (program.deck)(number).expect("the numbers were checked");
                 Position::from_deck(&deck, rules)
             };

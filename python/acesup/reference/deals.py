@@ -22,7 +22,7 @@ import random
 from ..arguments import int_arg
 from .cards import ALL_CARDS, Card
 
-__all__ = ["deck_from_kpat", "deck_from_pysol", "KPAT_MAX", "PYSOL_MS_END", "PYSOL_MAX"]
+__all__ = ["deck_from_kpat", "deck_from_pysol", "kpat_arg", "pysol_arg", "KPAT_MAX", "PYSOL_MS_END", "PYSOL_MAX"]
 
 KPAT_MAX = 2**31 - 1  # kpat clamps a deal number into 1..INT_MAX (src/dealer.cpp, startNew)
 PYSOL_MS_END = 32000  # PySolFC: numbers below this use the Microsoft generator (pysolrandom.py)
@@ -74,8 +74,7 @@ def deck_from_kpat(n: int) -> list[Card]:
     ``ValueError`` naming the range for a number outside it, ``TypeError`` for a
     non-int (kpat itself clamps such numbers into the range; acesup refuses them).
     """
-    n = int_arg(n, "a kpat deal number", 1, KPAT_MAX + 1)
-    return _ms_shuffled(n)[::-1]
+    return _ms_shuffled(kpat_arg(n))[::-1]
 
 
 def deck_from_pysol(n: int) -> list[Card]:
@@ -86,6 +85,17 @@ def deck_from_pysol(n: int) -> list[Card]:
     seeds CPython's Mersenne Twister. ``ValueError`` naming the range for a number
     outside it, ``TypeError`` for a non-int.
     """
-    n = int_arg(n, "a PySolFC game number", 1, PYSOL_MAX + 1)
+    n = pysol_arg(n)
     shuffled = _ms_shuffled(n) if n < PYSOL_MS_END else _mt_shuffled(n)
     return shuffled[::-1]
+
+
+def kpat_arg(n: object) -> int:
+    """``n`` as a kpat deal number, 1 to 2**31 - 1: ``ValueError`` naming the range
+    outside it, ``TypeError`` for a non-int."""
+    return int_arg(n, "a kpat deal number", 1, KPAT_MAX + 1)
+
+
+def pysol_arg(n: object) -> int:
+    """``n`` as a PySolFC game number, checked as ``kpat_arg`` checks for 1 to 10**20."""
+    return int_arg(n, "a PySolFC game number", 1, PYSOL_MAX + 1)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..arguments import U64, int_arg, native_game_error, rules_arg
 from ..values import Frozen
-from .deals import deck_from_kpat, deck_from_pysol
+from .deals import kpat_arg, pysol_arg
 from .game import Game
 from .moves import Move, move_arg
 from .rng import game_seed
@@ -240,40 +240,49 @@ def solvability(games: int, rules: Rules | None = None, seed: int = 0, *, thread
     return Solvability(counts[True], counts[False], counts[None])
 
 
-def solve_deals(deals: str, numbers: range, rules: Rules | None = None, *, threads: int | None = None,
+def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, *, threads: int | None = None,
                 node_limit: int | None = None, time_limit: float | None = None) -> Iterator[tuple[int, bool | None]]:
-    """Solves the numbered deals ``numbers`` (a range) of kpat (``deals="kpat"``,
+    """Solves the numbered deals ``numbers`` of kpat (``deals="kpat"``,
     ``Game.from_kpat``) or of PySolFC (``"pysol"``, ``Game.from_pysol``), each
     under ``rules`` (the program's preset, ``Rules.kpat()`` or ``Rules.pysol()``,
     by default) with its own ``node_limit`` and ``time_limit``, and yields
     (number, winnable) in the order of the numbers as each is solved.
 
+    ``numbers`` is a range (of any length: its first and last numbers are checked)
+    or any other iterable of deal numbers (read at the call, each checked in its
+    order, so that a second round can take the deals a first one left unresolved).
     The arguments are checked at the call, before anything is solved: ``ValueError``
-    for another program, a number outside the program's range (the first and the
-    last of ``numbers`` are checked), rules that do not deal a 52-card deck (the
-    errors of ``from_kpat``), a thread count below 1 or a limit that is not
-    positive; ``TypeError`` for ``numbers`` that is not a range, or an argument of
-    the wrong type. ``threads`` is checked and otherwise ignored: this engine runs
-    on one thread.
+    for another program, a number outside the program's range, rules that do not
+    deal a 52-card deck (the errors of ``from_kpat``, asked of the first deal), a
+    thread count below 1 or a limit that is not positive; ``TypeError`` for
+    ``numbers`` that is not iterable, a number that is not an int, or an argument
+    of the wrong type. ``threads`` is checked and otherwise ignored: this engine
+    runs on one thread.
     """
     if not isinstance(deals, str):
         raise TypeError(f"deals must be 'kpat' or 'pysol', got {type(deals).__name__}")
     if deals not in ("kpat", "pysol"):
         raise ValueError(f"deals must be 'kpat' or 'pysol', got {deals!r}")
-    if not isinstance(numbers, range):
-        raise TypeError(f"numbers must be a range of deal numbers, such as range(1, 1001), "
-                        f"got {type(numbers).__name__}")
     rules = rules_arg(rules, Rules, Rules.kpat() if deals == "kpat" else Rules.pysol())
     if threads is not None:
         int_arg(threads, "threads", 1)
     node_limit, time_limit = _limits(node_limit, time_limit)
-    deal, deck = (Game.from_kpat, deck_from_kpat) if deals == "kpat" else (Game.from_pysol, deck_from_pysol)
-    if numbers:
-        deal(numbers[0], rules)
-        deck(numbers[-1])
+    deal, number_arg = (Game.from_kpat, kpat_arg) if deals == "kpat" else (Game.from_pysol, pysol_arg)
+    if isinstance(numbers, range):
+        run: Sequence[int] = numbers
+        if numbers:
+            deal(number_arg(numbers[0]), rules)
+            number_arg(numbers[-1])
+    else:
+        if not isinstance(numbers, Iterable):
+            raise TypeError(f"numbers must be a range or an iterable of deal numbers, "
+                            f"got {type(numbers).__name__}")
+        run = [number_arg(number) for number in numbers]
+        if run:
+            deal(run[0], rules)
 
     def verdicts() -> Iterator[tuple[int, bool | None]]:
-        for number in numbers:
+        for number in run:
             yield number, solve(deal(number, rules), node_limit, time_limit).winnable
 
     return verdicts()
