@@ -598,7 +598,7 @@ def test_solve_and_play_take_a_pysol_number_and_rules_that_replace_the_preset(ca
     (("solve", "--kpat", "x"), "expected a deal number, got 'x'"),
     (("play", "--kpat", "3", "--seed", "4"), "not allowed with argument"),
     (("winnable", "--kpat", "5-3"), "expected A-B with A <= B, got '5-3'"),
-    (("winnable", "--pysol", "1-x"), "expected deal numbers A-B or N"),
+    (("winnable", "--pysol", "1-x"), "expected deal numbers A-B, N or @FILE"),
     (("winnable", "--kpat", "0-3"), "a kpat deal number must be an int from 1 to 2147483647, got 0"),
     (("winnable", "--kpat", "1-3", "--pysol", "1"), "not allowed with argument"),
     (("winnable",), "one of the arguments --kpat --pysol is required"),
@@ -632,14 +632,56 @@ def test_winnable_list_names_the_deals_of_one_verdict(capsys, monkeypatch, verdi
     assert err.count("\n") == 1 and " solved in " in err
 
 
+def test_winnable_solves_again_the_deals_a_file_lists(capsys, monkeypatch, tmp_path):
+    """--list unresolved, then @FILE with a larger limit: the second round over the
+    deals left open (in order, each once, blank lines skipped) gives the verdicts
+    of that limit."""
+    status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "1-60", "--node-limit", "2000",
+                         "--list", "unresolved")
+    assert status == 0
+    left = [int(line) for line in out.split()]
+    assert 5 < len(left) < 55
+    listed = tmp_path / "open.txt"
+    listed.write_text("\n".join(map(str, reversed(left))) + f"\n\n{left[0]}\n")
+    status, out, err = run(capsys, monkeypatch, "winnable", "--kpat", f"@{listed}", "--node-limit", "50000",
+                           "--json")
+    assert status == 0
+    again = json.loads(out)
+    whole = dict(acesup.solve_deals("kpat", range(1, 61), node_limit=50_000))
+    assert {k: again[k] for k in ("first", "last", "count", "winnable", "unwinnable", "unresolved")} == {
+        "first": left[0], "last": left[-1], "count": len(left),
+        "winnable": sum(whole[n] is True for n in left), "unwinnable": sum(whole[n] is False for n in left),
+        "unresolved": sum(whole[n] is None for n in left)}
+    status, out, err = run(capsys, monkeypatch, "winnable", "--kpat", f"@{listed}", "--node-limit", "50000")
+    assert [int(line) for line in out.split()] == [n for n in left if whole[n]]
+    assert f"{len(left)} kpat deals from {left[0]} to {left[-1]} ({len(left)} solved in " in err
+
+
+@pytest.mark.parametrize("text, words", [
+    ("3\nx\n", "open.txt, line 2: expected a deal number, got 'x'"),
+    ("\n \n", "no deal numbers in"),
+    (b"\xff\n", "cannot read deal numbers from"),
+    (None, "cannot read deal numbers from"),
+])
+def test_a_file_of_deal_numbers_that_cannot_be_read_is_a_usage_error(capsys, monkeypatch, tmp_path, text, words):
+    listed = tmp_path / "open.txt"
+    if isinstance(text, str):
+        listed.write_text(text)
+    elif text is not None:
+        listed.write_bytes(text)
+    status, out, err = run(capsys, monkeypatch, "winnable", "--kpat", f"@{listed}")
+    assert status == 2 and out == ""
+    assert words in err and err.count("\n") == 1
+
+
 def test_winnable_json_gives_the_counts_the_range_and_the_rules(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "1-20", "--deal", "free", "--json",
                          "--threads", "2")
     assert status == 0
     result = json.loads(out)
-    assert {k: result[k] for k in ("deals", "first", "last", "winnable", "unwinnable", "unresolved",
+    assert {k: result[k] for k in ("deals", "first", "last", "count", "winnable", "unwinnable", "unresolved",
                                    "solved", "partial")} == {
-        "deals": "kpat", "first": 1, "last": 20, "winnable": 9, "unwinnable": 11, "unresolved": 0,
+        "deals": "kpat", "first": 1, "last": 20, "count": 20, "winnable": 9, "unwinnable": 11, "unresolved": 0,
         "solved": 20, "partial": False}
     assert result["rules"] == str(acesup.Rules.kpat().replace(deal="free"))
 

@@ -123,13 +123,38 @@ def games_count(low: int = 1) -> Callable[[str], int]:
     return int_in_range(low, MAX_GAMES, "2**64 games (the game indices of a seed are 64-bit)")
 
 
-def deal_range(text: str) -> range:
-    """An argparse type: deal numbers ``A-B`` (both included) or one number ``N``."""
+def deal_range(text: str) -> range | list[int]:
+    """An argparse type: deal numbers ``A-B`` (both included), one number ``N``, or
+    ``@FILE``, the numbers in FILE one a line (as ``acesup winnable --list`` writes
+    them; blank lines are skipped), in increasing order, each once."""
+    if text.startswith("@"):
+        return _deal_file(text[1:])
     match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
     if match is None:
-        raise argparse.ArgumentTypeError(f"expected deal numbers A-B or N, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected deal numbers A-B, N or @FILE, got {text!r}")
     first = int(match[1])
     last = first if match[2] is None else int(match[2])
     if last < first:
         raise argparse.ArgumentTypeError(f"expected A-B with A <= B, got {text!r}")
     return range(first, last + 1)
+
+
+def _deal_file(path: str) -> list[int]:
+    """The deal numbers of the file at ``path`` (see ``deal_range``)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise argparse.ArgumentTypeError(f"cannot read deal numbers from {path!r}: {reason}") from None
+    numbers = set()
+    for line_number, line in enumerate(lines, 1):
+        if line.strip():
+            if re.fullmatch(r"\s*\d+\s*", line) is None:
+                raise argparse.ArgumentTypeError(f"{path}, line {line_number}: expected a deal number, "
+                                                 f"got {line[:40]!r}")
+            numbers.add(int(line))
+    if not numbers:
+        raise argparse.ArgumentTypeError(f"no deal numbers in {path!r}")
+    return sorted(numbers)
+

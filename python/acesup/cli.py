@@ -590,10 +590,13 @@ def _winnable(args: argparse.Namespace) -> int:
             interrupted = True
     seconds = time.perf_counter() - began
     done = sum(counts.values())
-    shown = f"{numbers[0]}-{numbers[-1]}"
+    name = PROGRAMS[program][2]
+    shown = (f"{name}s {numbers[0]}-{numbers[-1]}" if isinstance(numbers, range)
+             else f"{len(numbers):,} {name}s from {numbers[0]} to {numbers[-1]}")
     if args.json:
         print(json.dumps({
-            "deals": program, "first": numbers[0], "last": numbers[-1], "rules": str(rules),
+            "deals": program, "first": numbers[0], "last": numbers[-1], "count": len(numbers),
+            "rules": str(rules),
             "winnable": counts[True], "unwinnable": counts[False], "unresolved": counts[None],
             "solved": done, "partial": interrupted, "seconds": seconds,
             "node_limit": args.node_limit, "time_limit": args.time_limit,
@@ -602,7 +605,7 @@ def _winnable(args: argparse.Namespace) -> int:
         if interrupted:
             print(f"interrupted: {done:,} of {len(numbers):,} deals solved, the {args.list} ones listed above",
                   file=sys.stderr)
-        print(f"{PROGRAMS[program][2]}s {shown} ({done:,} solved in {seconds:.1f} s), rules {rules}: "
+        print(f"{shown} ({done:,} solved in {seconds:.1f} s), rules {rules}: "
               f"{counts[True]:,} winnable, {counts[False]:,} unwinnable, {counts[None]:,} unresolved",
               file=sys.stderr)
     return INTERRUPTED if interrupted else 0
@@ -919,17 +922,20 @@ Run acesup COMMAND --help for the options of a command.""")
         description="Solves every deal of a range of kpat or PySolFC deal numbers with the clairvoyant solver, "
                     "on all cores, under the program's rules (Rules.kpat() or Rules.pysol(), RULES.md R8) "
                     "unless the rules options say otherwise, and writes the winnable deal numbers (or those "
-                    "--list names) to standard output, one a line, in order; a summary goes to standard error, with a progress bar when "
-                    "it is a terminal. Ctrl-C stops the run: the numbers found so far stay listed, the summary "
+                    "--list names) to standard output, one a line, in order; a summary goes to standard error, "
+                    "with a progress bar when it is a terminal. Ctrl-C stops the run: the numbers found so far stay listed, the summary "
                     "says how far it got (exit status 130).",
         epilog="""examples:
   acesup winnable --kpat 1-1000 > winnable.txt
   acesup winnable --pysol 1-100000 --time-limit 5
   acesup winnable --kpat 1-100000 --node-limit 200000 --list unresolved > open.txt
+  acesup winnable --kpat @open.txt --node-limit 2000000
   acesup winnable --kpat 1-100 --rules standard --json""")
     program = winnable.add_mutually_exclusive_group(required=True)
-    program.add_argument("--kpat", type=deal_range, metavar="A-B", help="kpat deal numbers A to B (or one, N)")
-    program.add_argument("--pysol", type=deal_range, metavar="A-B", help="PySolFC game numbers A to B (or one, N)")
+    program.add_argument("--kpat", type=deal_range, metavar="A-B",
+                         help="kpat deal numbers A to B (or one, N, or those of a file, @FILE, one a line)")
+    program.add_argument("--pysol", type=deal_range, metavar="A-B",
+                         help="PySolFC game numbers A to B (or one, N, or those of a file, @FILE, one a line)")
     winnable.add_argument("--node-limit", type=int_at_least(1), metavar="N",
                           help="positions the solver may search per deal; a deal it stops is unresolved "
                                "(default, unless --time-limit is given: as many as let the deals solved at "
@@ -941,7 +947,7 @@ Run acesup COMMAND --help for the options of a command.""")
                           help=f"threads, at most {MAX_THREADS} (default: all cores)")
     winnable.add_argument("--list", choices=list(VERDICTS), default="winnable",
                           help="which deal numbers to write: the winnable ones (the default), the unwinnable "
-                               "ones, or those that a limit left unresolved")
+                               "ones, or those that a limit left unresolved (for a second round, @FILE)")
     winnable.add_argument("--json", action="store_true",
                           help="print the counts (winnable, unwinnable, unresolved), the range and the rules as "
                                "JSON instead of the numbers")
