@@ -36,6 +36,34 @@ def test_any_iterable_of_numbers_is_solved_in_its_order(engine, listed, make):
     assert found == [(n, KPAT_1_20[n - 1]) for n in listed]
 
 
+class _OldSequence:
+    """Iterable by __getitem__ alone, as iter() allows."""
+
+    def __getitem__(self, i):
+        if i < 2:
+            return 16 + i
+        raise IndexError(i)
+
+
+def _failing_midway():
+    yield 3
+    raise RuntimeError("the generator failed")
+
+
+class _BrokenIterable:
+    def __iter__(self):
+        raise ValueError("cannot iterate today")
+
+
+def test_an_iterable_s_own_errors_are_raised_as_they_are(engine):
+    assert list(engine.solve_deals("kpat", _OldSequence(), engine.Rules.parse(QUICK))) == [
+        (16, KPAT_1_20[15]), (17, KPAT_1_20[16])]
+    with pytest.raises(RuntimeError, match="^the generator failed$"):
+        engine.solve_deals("kpat", _failing_midway())
+    with pytest.raises(ValueError, match="^cannot iterate today$"):
+        engine.solve_deals("kpat", _BrokenIterable())
+
+
 def test_numpy_ints_are_deal_numbers(engine):
     np = pytest.importorskip("numpy")
     found = list(engine.solve_deals("kpat", np.array([4, 5]), engine.Rules.parse(QUICK)))

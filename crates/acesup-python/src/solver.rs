@@ -320,9 +320,9 @@ pub fn solvability(
         .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
 }
 
-/// Solves the numbered deals `numbers` (a range, or any iterable of numbers) of kpat (`deals="kpat"`) or of
-/// PySolFC (`"pysol"`), each under `rules` (the program's preset by default) with
-/// its own limits, on all cores or `threads` threads, and returns an iterator of
+/// Solves the numbered deals `numbers` (a range, or any iterable of numbers) of
+/// kpat (`deals="kpat"`) or of PySolFC (`"pysol"`), each under `rules` (the
+/// program's preset by default) with its own limits, on all cores or `threads` threads, and returns an iterator of
 /// (number, winnable) in the order of the numbers, each handed out as soon as it
 /// and those before it are solved (docs/API.md).
 #[pyfunction]

@@ -182,12 +182,16 @@ impl DealRun {
             }
             (Numbers::Range { first, step }, left)
         } else {
-            let items = numbers.try_iter().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "numbers must be a range or an iterable of deal numbers, got {}",
-                    type_name(numbers)
-                ))
-            })?;
+            // iter()'s TypeError says what `numbers` is; any other error is its own.
+            let items = match numbers.try_iter() {
+                Err(err) if err.is_instance_of::<PyTypeError>(numbers.py()) => {
+                    return Err(PyTypeError::new_err(format!(
+                        "numbers must be a range or an iterable of deal numbers, got {}",
+                        type_name(numbers)
+                    )))
+                }
+                items => items?,
+            };
             let all = items
                 .map(|item| (program.number)(&item?))
                 .collect::<PyResult<Vec<i128>>>()?;

@@ -274,10 +274,12 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
             deal(number_arg(numbers[0]), rules)
             number_arg(numbers[-1])
     else:
-        if not isinstance(numbers, Iterable):
+        try:
+            items = iter(numbers)
+        except TypeError:  # says what numbers is; any other error is its own
             raise TypeError(f"numbers must be a range or an iterable of deal numbers, "
-                            f"got {type(numbers).__name__}")
-        run = [number_arg(number) for number in numbers]
+                            f"got {type(numbers).__name__}") from None
+        run = [number_arg(number) for number in items]
         if run:
             deal(run[0], rules)
 
