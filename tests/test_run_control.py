@@ -5,6 +5,7 @@ crash or a hang fails its test instead of killing pytest."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
@@ -161,6 +162,36 @@ def test_ctrl_c_stops_a_run_whose_one_game_or_decision_costs_minutes(engine, run
     stopped_within(done, 0.5)
     if after:
         assert done.stdout.split("\n")[1] == "unchanged True", done.stdout
+
+
+# Reads the numbers of an endless iterator of C code, which runs no Python code in
+# which a signal could be seen (nor lets a timer thread in: the signal comes from outside).
+ENDLESS_NUMBERS = """
+import itertools, signal, sys, time
+import {engine} as engine
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if this test run ignores SIGINT
+print("ready", flush=True)
+try:
+    engine.solve_deals("kpat", itertools.count(1))
+    print("finished")
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_ctrl_c_stops_solve_deals_reading_an_endless_iterator(engine):
+    child = subprocess.Popen([sys.executable, "-c", ENDLESS_NUMBERS.format(engine=engine.__name__)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "ready\n"
+        time.sleep(0.5)  # into the numbers
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert time.perf_counter() - sent < 0.5
+    assert (child.returncode, out) == (0, "stopped\n"), err[-2000:]
 
 
 def test_two_runs_on_two_threads_do_not_cancel_each_other():

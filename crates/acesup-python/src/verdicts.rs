@@ -192,9 +192,15 @@ impl DealRun {
                 }
                 items => items?,
             };
-            let all = items
-                .map(|item| (program.number)(&item?))
-                .collect::<PyResult<Vec<i128>>>()?;
+            // Signals are looked for as the numbers are read: an iterator of C code
+            // (itertools.count()) runs no Python code in which Ctrl-C would be seen.
+            let mut all = Vec::new();
+            for (i, item) in items.enumerate() {
+                if i % 4096 == 4095 {
+                    numbers.py().check_signals()?;
+                }
+                all.push((program.number)(&item?)?);
+            }
             if let Some(&first) = all.first() {
                 deal_first(first)?;
             }
