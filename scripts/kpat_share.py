@@ -3,8 +3,9 @@
 `acesup winnable` gives every deal one node limit (`--list unresolved` and `@FILE` make a
 second round by hand). The deals that a small limit leaves open are nearly all lost ones,
 and settling them is what costs the time, so this solves the whole range at the first
-limit and then only the deals still open at each larger one, and prints after each round a Markdown row: the limit, the deals winnable,
-unwinnable and unresolved, the winnable share's bounds, and the seconds (wall and CPU):
+limit and then only the deals still open at each larger one, and prints after each round
+a Markdown row: the limit, the deals winnable, unwinnable and unresolved, the winnable
+share's bounds, and the seconds (wall and CPU):
 
     python scripts/kpat_share.py --kpat 1-100000 --limits 200000,2000000
 

@@ -157,4 +157,3 @@ def _deal_file(path: str) -> list[int]:
     if not numbers:
         raise argparse.ArgumentTypeError(f"no deal numbers in {path!r}")
     return sorted(numbers)
-

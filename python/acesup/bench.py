@@ -113,11 +113,11 @@ def _two_processes(games: int, strategy: str, rules: acesup.Rules | None) -> flo
             for _ in range(2)]
     try:
         for run in runs:
-            assert run.stdin is not None and run.stdout is not None  # both are pipes
+            assert run.stdout is not None  # a pipe, as stdin is
             if run.stdout.readline().strip() != "ready":
                 raise RuntimeError(f"a benchmark process failed to start (exit status {run.wait()})")
         for run in runs:
-            assert run.stdin is not None
+            assert run.stdin is not None  # a pipe
             run.stdin.write("go\n")
             run.stdin.flush()
         # time.monotonic() is one clock for every process of the machine (Linux: CLOCK_MONOTONIC).

@@ -923,8 +923,8 @@ Run acesup COMMAND --help for the options of a command.""")
                     "on all cores, under the program's rules (Rules.kpat() or Rules.pysol(), RULES.md R8) "
                     "unless the rules options say otherwise, and writes the winnable deal numbers (or those "
                     "--list names) to standard output, one a line, in order; a summary goes to standard error, "
-                    "with a progress bar when it is a terminal. Ctrl-C stops the run: the numbers found so far stay listed, the summary "
-                    "says how far it got (exit status 130).",
+                    "with a progress bar when it is a terminal. Ctrl-C stops the run: the numbers found so far "
+                    "stay listed, the summary says how far it got (exit status 130).",
         epilog="""examples:
   acesup winnable --kpat 1-1000 > winnable.txt
   acesup winnable --pysol 1-100000 --time-limit 5

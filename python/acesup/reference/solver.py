@@ -271,7 +271,7 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
     if isinstance(numbers, range):
         run: Sequence[int] = numbers
         if numbers:
-            deal(number_arg(numbers[0]), rules)
+            deal(numbers[0], rules)  # checks the number, then the rules
             number_arg(numbers[-1])
     else:
         try:
