@@ -18,7 +18,7 @@ import time
 import pytest
 
 import acesup
-from acesup.cli import main
+from acesup.cli import VERDICTS, main
 from helpers import position
 
 WINNABLE_SEED = 3  # Game.from_seed(3) can be won under the standard rules
@@ -684,6 +684,20 @@ def test_winnable_json_gives_the_counts_the_range_and_the_rules(capsys, monkeypa
         "deals": "kpat", "first": 1, "last": 20, "count": 20, "winnable": 9, "unwinnable": 11, "unresolved": 0,
         "solved": 20, "partial": False}
     assert result["rules"] == str(acesup.Rules.kpat().replace(deal="free"))
+
+
+@pytest.mark.parametrize("verdict", list(VERDICTS))
+def test_winnable_json_with_list_gives_the_numbers_of_that_verdict(capsys, monkeypatch, verdict):
+    status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "1-20", "--node-limit", "3000", "--json",
+                         "--list", verdict)
+    assert status == 0
+    result = json.loads(out)
+    whole = acesup.solve_deals("kpat", range(1, 21), node_limit=3000)
+    assert (result["listed"], result["numbers"]) == (verdict, [n for n, v in whole if v is VERDICTS[verdict]])
+    assert len(result["numbers"]) == result[verdict]
+    # Without --list the JSON gives the counts alone.
+    status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "1-20", "--node-limit", "3000", "--json")
+    assert not {"listed", "numbers"} & set(json.loads(out))
 
 
 def test_winnable_bounds_a_deal_by_memory_unless_told_otherwise(capsys, monkeypatch):

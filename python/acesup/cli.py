@@ -575,7 +575,9 @@ def _winnable(args: argparse.Namespace) -> int:
         verdicts = acesup.solve_deals(program, numbers, rules, threads=args.threads,
                                       node_limit=args.node_limit, time_limit=args.time_limit)
     counts = {True: 0, False: 0, None: 0}
-    listed = VERDICTS[args.list]
+    kind = args.list or "winnable"
+    listed = VERDICTS[kind]
+    found: list[int] = []  # with --json and --list, the numbers of its "numbers"
     began = time.perf_counter()
     interrupted = False
     with tqdm(total=len(numbers), disable=not _terminal(sys.stderr), file=sys.stderr, unit=" deals",
@@ -583,8 +585,11 @@ def _winnable(args: argparse.Namespace) -> int:
         try:
             for number, winnable in verdicts:
                 counts[winnable] += 1
-                if winnable is listed and not args.json:
-                    print(number)
+                if winnable is listed:
+                    if not args.json:
+                        print(number)
+                    elif args.list:
+                        found.append(number)
                 bar.update(1)
         except KeyboardInterrupt:
             interrupted = True
@@ -600,10 +605,11 @@ def _winnable(args: argparse.Namespace) -> int:
             "winnable": counts[True], "unwinnable": counts[False], "unresolved": counts[None],
             "solved": done, "partial": interrupted, "seconds": seconds,
             "node_limit": args.node_limit, "time_limit": args.time_limit,
+            **({"listed": kind, "numbers": found} if args.list else {}),
         }, indent=2))
     else:
         if interrupted:
-            print(f"interrupted: {done:,} of {len(numbers):,} deals solved, the {args.list} ones listed above",
+            print(f"interrupted: {done:,} of {len(numbers):,} deals solved, the {kind} ones listed above",
                   file=sys.stderr)
         print(f"{shown} ({done:,} solved in {seconds:.1f} s), rules {rules}: "
               f"{counts[True]:,} winnable, {counts[False]:,} unwinnable, {counts[None]:,} unresolved",
@@ -945,12 +951,13 @@ Run acesup COMMAND --help for the options of a command.""")
                                "unresolved")
     winnable.add_argument("--threads", type=_threads, metavar="T",
                           help=f"threads, at most {MAX_THREADS} (default: all cores)")
-    winnable.add_argument("--list", choices=list(VERDICTS), default="winnable",
+    winnable.add_argument("--list", choices=list(VERDICTS),
                           help="which deal numbers to write: the winnable ones (the default), the unwinnable "
                                "ones, or those that a limit left unresolved (for a second round, @FILE)")
     winnable.add_argument("--json", action="store_true",
                           help="print the counts (winnable, unwinnable, unresolved), the range and the rules as "
-                               "JSON instead of the numbers")
+                               "JSON instead of the numbers; with --list, the numbers of that verdict as well, "
+                               "as \"numbers\"")
     winnable.set_defaults(run=_winnable, parser=winnable)
 
     benchmark = commands.add_parser(
