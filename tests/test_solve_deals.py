@@ -3,6 +3,8 @@ both engines, streamed in the order of the numbers (issue 10 item 3)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import acesup
@@ -112,14 +114,21 @@ def test_verdicts_do_not_depend_on_the_thread_count():
     (("kpat", range(0, 3)), {}, ValueError, "a kpat deal number must be an int from 1 to 2147483647, got 0"),
     (("kpat", range(1, 2**31 + 1)), {}, ValueError, "got 2147483648"),
     (("pysol", range(10**20, 10**20 + 2)), {}, ValueError, "a PySolFC game number"),
+    (("pysol", range(1, 2**64 + 1)), {}, ValueError, "numbers must hold fewer than 2**64 deals"),
+    (("pysol", range(1, 10**20 + 1)), {}, ValueError, "numbers must hold fewer than 2**64 deals"),
     (("kpat", range(1, 3), "kpat"), {}, TypeError, "rules must be a Rules or None"),
     (("kpat", range(1, 3)), {"threads": 0}, ValueError, "threads"),
     (("kpat", range(1, 3)), {"node_limit": 0}, ValueError, "node_limit"),
     (("kpat", range(1, 3)), {"time_limit": -1}, ValueError, "time_limit"),
 ])
 def test_bad_arguments_are_refused_at_the_call(engine, args, kwargs, error, words):
-    with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(error, match=re.escape(words)):
         engine.solve_deals(*args, **kwargs)
+
+
+def test_a_range_of_2_to_the_64_deals_less_one_is_taken(engine):
+    verdicts = engine.solve_deals("pysol", range(10**20, 10**20 - 2**64 + 1, -1), node_limit=1)
+    assert next(iter(verdicts))[0] == 10**20
 
 
 @pytest.mark.parametrize("numbers", [range(1, 3), [2, 1]])

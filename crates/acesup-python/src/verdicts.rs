@@ -51,7 +51,7 @@ pub fn program_arg(deals: &Bound<'_, PyAny>) -> PyResult<Program> {
 }
 
 /// The deal numbers of a run, in its order: a range's, computed from its first and
-/// its step (a range may hold up to 2**64 deals), or any other iterable's, read at
+/// its step (a range may hold up to 2**64 - 1 deals), or any other iterable's, read at
 /// the call.
 #[derive(Clone)]
 enum Numbers {

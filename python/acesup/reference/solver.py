@@ -248,16 +248,16 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
     by default) with its own ``node_limit`` and ``time_limit``, and yields
     (number, winnable) in the order of the numbers as each is solved.
 
-    ``numbers`` is a range (of any length: its first and last numbers are checked)
-    or any other iterable of deal numbers (read at the call, each checked in its
-    order, so that a second round can take the deals a first one left unresolved).
-    The arguments are checked at the call, before anything is solved: ``ValueError``
-    for another program, a number outside the program's range, rules that do not
-    deal a 52-card deck (the errors of ``from_kpat``, asked of the first deal), a
-    thread count below 1 or a limit that is not positive; ``TypeError`` for
-    ``numbers`` that is not iterable, a number that is not an int, or an argument
-    of the wrong type. ``threads`` is checked and otherwise ignored: this engine
-    runs on one thread.
+    ``numbers`` is a range (of fewer than 2**64 deals: its first and last numbers
+    are checked) or any other iterable of deal numbers (read at the call, each
+    checked in its order, so that a second round can take the deals a first one
+    left unresolved). The arguments are checked at the call, before anything is
+    solved: ``ValueError`` for another program, a number outside the program's
+    range, rules that do not deal a 52-card deck (the errors of ``from_kpat``,
+    asked of the first deal), a range of 2**64 deals or more, a thread count below
+    1 or a limit that is not positive; ``TypeError`` for ``numbers`` that is not
+    iterable, a number that is not an int, or an argument of the wrong type.
+    ``threads`` is checked and otherwise ignored: this engine runs on one thread.
     """
     if not isinstance(deals, str):
         raise TypeError(f"deals must be 'kpat' or 'pysol', got {type(deals).__name__}")
@@ -273,6 +273,8 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
         if numbers:
             deal(numbers[0], rules)  # checks the number, then the rules
             number_arg(numbers[-1])
+            if (numbers[-1] - numbers[0]) // numbers.step >= U64 - 1:  # as the native run counts them
+                raise ValueError("numbers must hold fewer than 2**64 deals")
     else:
         try:
             items = iter(numbers)
