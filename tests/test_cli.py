@@ -600,6 +600,8 @@ def test_solve_and_play_take_a_pysol_number_and_rules_that_replace_the_preset(ca
     (("winnable", "--kpat", "5-3"), "expected A-B with A <= B, got '5-3'"),
     (("winnable", "--pysol", "1-x"), "expected deal numbers A-B, N or @FILE"),
     (("winnable", "--kpat", "0-3"), "a kpat deal number must be an int from 1 to 2147483647, got 0"),
+    (("winnable", "--kpat", f"1-{10**23}"), f"a kpat deal number must be an int from 1 to 2147483647, got {10**23}"),
+    (("winnable", "--pysol", f"1-{10**20}"), "numbers must hold fewer than 2**64 deals"),
     (("winnable", "--kpat", "1-3", "--pysol", "1"), "not allowed with argument"),
     (("winnable",), "one of the arguments --kpat --pysol is required"),
     (("winnable", "--kpat", "1", "--list", "lost"), "argument --list: invalid choice: 'lost'"),

@@ -568,8 +568,10 @@ def _winnable(args: argparse.Namespace) -> int:
     program = _numbered(args)
     assert program is not None  # winnable's parser requires --kpat or --pysol
     numbers = getattr(args, program)
+    # len() of a range stops at 2**63, and the PySolFC numbers go on to 10**20.
+    count = numbers[-1] - numbers[0] + 1 if isinstance(numbers, range) else len(numbers)
     if args.node_limit is None and args.time_limit is None:
-        args.node_limit = _memory_node_limit(min(args.threads or os.cpu_count() or 1, len(numbers)))
+        args.node_limit = _memory_node_limit(min(args.threads or os.cpu_count() or 1, count))
     with _bad_arguments(args.parser):
         rules = _rules(acesup, args, PROGRAMS[program][1]())
         verdicts = acesup.solve_deals(program, numbers, rules, threads=args.threads,
@@ -580,7 +582,7 @@ def _winnable(args: argparse.Namespace) -> int:
     found: list[int] = []  # with --json and --list, the numbers of its "numbers"
     began = time.perf_counter()
     interrupted = False
-    with tqdm(total=len(numbers), disable=not _terminal(sys.stderr), file=sys.stderr, unit=" deals",
+    with tqdm(total=count, disable=not _terminal(sys.stderr), file=sys.stderr, unit=" deals",
               leave=False, dynamic_ncols=True) as bar:
         try:
             for number, winnable in verdicts:
@@ -597,10 +599,10 @@ def _winnable(args: argparse.Namespace) -> int:
     done = sum(counts.values())
     name = PROGRAMS[program][2]
     shown = (f"{name}s {numbers[0]}-{numbers[-1]}" if isinstance(numbers, range)
-             else f"{len(numbers):,} {name}s from {numbers[0]} to {numbers[-1]}")
+             else f"{count:,} {name}s from {numbers[0]} to {numbers[-1]}")
     if args.json:
         print(json.dumps({
-            "deals": program, "first": numbers[0], "last": numbers[-1], "count": len(numbers),
+            "deals": program, "first": numbers[0], "last": numbers[-1], "count": count,
             "rules": str(rules),
             "winnable": counts[True], "unwinnable": counts[False], "unresolved": counts[None],
             "solved": done, "partial": interrupted, "seconds": seconds,
@@ -609,7 +611,7 @@ def _winnable(args: argparse.Namespace) -> int:
         }, indent=2))
     else:
         if interrupted:
-            print(f"interrupted: {done:,} of {len(numbers):,} deals solved, the {kind} ones listed above",
+            print(f"interrupted: {done:,} of {count:,} deals solved, the {kind} ones listed above",
                   file=sys.stderr)
         print(f"{shown} ({done:,} solved in {seconds:.1f} s), rules {rules}: "
               f"{counts[True]:,} winnable, {counts[False]:,} unwinnable, {counts[None]:,} unresolved",
