@@ -758,6 +758,21 @@ def test_table_small_puts_the_optimum_beside_the_strategies(capsys, monkeypatch)
     assert cells[-1].startswith(f"{100 * optimal.win_rate:.2f} (")
 
 
+@pytest.mark.parametrize("argv, words", [
+    (("--layout", "suits=4,ranks=2"), "argument --layout: only with --small"),
+    (("--players", "--layout", "suits=4,ranks=2"), "argument --layout: only with --small"),
+    (("--rules", "easy"), "argument --rules: only with --players"),
+    (("--small", "--cheap-games", "100"), "argument --cheap-games: only with --players"),
+    (("--small", "--players"), "argument --players: not allowed with argument --small"),
+])
+def test_table_options_of_another_kind_of_table_are_usage_errors(capsys, monkeypatch, argv, words):
+    """An option that only one kind of table reads is refused with another, not
+    left without effect (the table would be computed as if it were not there)."""
+    status, out, err = run(capsys, monkeypatch, "table", "--games", "1", *argv)
+    assert status == 2 and out == ""
+    assert words in err and err.count("\n") == 1
+
+
 def test_table_players_pairs_every_strategy_with_lookahead(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "table", "--players", "--games", "60", "--cheap-games", "200",
                          "--strategy", "greedy", "--strategy", "lookahead", "--node-limit", "20000")

@@ -49,6 +49,9 @@ ENGINES = {"native": "acesup", "reference": "acesup.reference"}
 PRESETS = ("standard", "strict", "easy", "reverse")
 TABLE_STRATEGIES = ("random", "noop", "simple", "greedy", "lookahead", "montecarlo")
 CHEAP_SECONDS = 10e-6  # a strategy cheaper than this a game plays --cheap-games in `table --players`
+CHEAP_GAMES = 1_000_000  # --cheap-games by default
+# `table`'s options of one kind of table, each with the option that asks for that kind.
+TABLE_KIND_OPTIONS = {"layout": "small", "rules": "players", "cheap_games": "players"}
 # The rows of `table --small`: the layouts in reach of the exact optimum, 4 suits (fewer are always won).
 SMALL_LAYOUTS = ("suits=4,ranks=2", "suits=4,ranks=3", "strict,suits=4,ranks=3", "easy,suits=4,ranks=3",
                  "reverse,suits=4,ranks=3", "suits=4,ranks=3,deal=stuck", "suits=4,ranks=3,deal=any",
@@ -692,17 +695,18 @@ def _players_table(args: argparse.Namespace) -> int:
     rules, its win rate, its paired difference against lookahead on the same deals,
     its cost per game, and the clairvoyant share as the upper bound."""
     with _bad_arguments(args.parser):
-        rules = acesup.Rules.parse(args.rules)
+        rules = acesup.Rules.parse("standard" if args.rules is None else args.rules)
         strategies = args.strategy or _registry_strategies(rules)
         if "lookahead" not in strategies:
             strategies.append("lookahead")
         acesup.compare(strategies, 0, rules, args.seed, threads=args.threads)  # checks them all
     costs = {name: _cost_per_game(name, rules, args.seed) for name in strategies}
+    cheap_games = CHEAP_GAMES if args.cheap_games is None else args.cheap_games
     comparison = acesup.compare(strategies, args.games, rules, args.seed, threads=args.threads)
     pairs = {(pair.a, pair.b): pair for pair in comparison.pairs}
     lines = [
         f"Players under `{rules}`: win rates in % with 95% Wilson intervals; a strategy under "
-        f"{CHEAP_SECONDS * 1e6:g} us a game plays games 0 to {args.cheap_games - 1:,} of seed {args.seed}, the "
+        f"{CHEAP_SECONDS * 1e6:g} us a game plays games 0 to {cheap_games - 1:,} of seed {args.seed}, the "
         f"others games 0 to {args.games - 1:,}. *vs lookahead*: the paired difference in win rate, in points, "
         f"on games 0 to {args.games - 1:,} (95% interval, McNemar's p). *cost*: one thread.",
         "",
@@ -711,8 +715,8 @@ def _players_table(args: argparse.Namespace) -> int:
     ]
     for name in strategies:
         stats = comparison.stats[name]
-        if costs[name] < CHEAP_SECONDS and args.cheap_games > args.games:
-            stats = acesup.simulate(args.cheap_games, name, rules, args.seed, threads=args.threads)
+        if costs[name] < CHEAP_SECONDS and cheap_games > args.games:
+            stats = acesup.simulate(cheap_games, name, rules, args.seed, threads=args.threads)
         if name == "lookahead":
             versus = "0"
         else:
@@ -733,6 +737,9 @@ def _players_table(args: argparse.Namespace) -> int:
 
 
 def _table(args: argparse.Namespace) -> int:
+    for name, kind in TABLE_KIND_OPTIONS.items():
+        if getattr(args, name) is not None and not getattr(args, kind):
+            args.parser.error(f"argument --{name.replace('_', '-')}: only with --{kind}")
     if args.small:
         return _small_table(args)
     if args.players:
@@ -908,18 +915,19 @@ Run acesup COMMAND --help for the options of a command.""")
                        help="positions the solver may search per deal (default 1e6)")
     table.add_argument("--time-limit", type=_seconds, metavar="S",
                        help="seconds the solver may search per deal (default: no limit)")
-    table.add_argument("--small", action="store_true",
+    kind = table.add_mutually_exclusive_group()
+    kind.add_argument("--small", action="store_true",
                        help="the small layouts instead: the exact optimum (acesup.optimal), the clairvoyant "
                             "share and every strategy of the registry that plays them")
     table.add_argument("--layout", action="append", metavar="RULES",
                        help=f"with --small: a layout row as rules text, repeatable (default: "
                             f"{'; '.join(SMALL_LAYOUTS)})")
-    table.add_argument("--players", action="store_true",
+    kind.add_argument("--players", action="store_true",
                        help="the players under one rules instead (--rules, default standard): every registry "
                             "strategy with its paired difference against lookahead, its cost per game and the "
                             "clairvoyant share; --games paired deals (use 20000), --cheap-games for the cheap ones")
-    table.add_argument("--rules", default="standard", metavar="RULES", help="with --players: the rules text")
-    table.add_argument("--cheap-games", type=games_count(), default=1_000_000, metavar="N",
+    table.add_argument("--rules", metavar="RULES", help="with --players: the rules text (default standard)")
+    table.add_argument("--cheap-games", type=games_count(), metavar="N",
                        help=f"with --players: games of a strategy under {CHEAP_SECONDS * 1e6:g} us a game "
                             f"(default 1e6)")
     table.set_defaults(run=_table, parser=table)
