@@ -154,11 +154,17 @@ def test_the_strategy_never_reads_the_stock_order():
 
 
 @pytest.mark.parametrize("engine", [acesup, ref], ids=["native", "reference"])
-def test_the_strategy_refuses_what_it_cannot_play(engine):
+@pytest.mark.parametrize("games", [1, 0])
+def test_the_strategy_refuses_what_it_cannot_play(engine, games):
+    """At the call, before any game: a run of no games, or a comparison, is refused too."""
+    message = ("strategy 'optimal': the exact optimum is out of reach for 4 suits x 13 ranks "
+               "(52 cards): it is computed for decks of at most 16 cards")
     with pytest.raises(engine.StrategyError) as err:
-        engine.simulate(1, "optimal", engine.Rules())
-    assert str(err.value) == ("strategy 'optimal': the exact optimum is out of reach for 4 suits x 13 ranks "
-                              "(52 cards): it is computed for decks of at most 16 cards")
+        engine.simulate(games, "optimal", engine.Rules())
+    assert str(err.value) == message
+    with pytest.raises(engine.StrategyError) as err:
+        engine.compare(["random", "optimal"], games)
+    assert str(err.value) == message
     with pytest.raises(engine.StrategyError, match="has no parameter 'depth'"):
         engine.strategy("optimal:depth=2")
     with pytest.raises(engine.StrategyError, match="out of reach"):

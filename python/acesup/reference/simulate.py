@@ -71,6 +71,7 @@ def simulate(games: int, strategy: str | Strategy = "random", rules: Rules | Non
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
     if scores:
         check_scores_fit(games)
+    player.prepare(rules)
     histogram = [0] * (rules.win_score() + 1)
     played = bytearray(games if scores else 0)
     with _nested_simulate():

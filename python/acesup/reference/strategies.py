@@ -23,7 +23,7 @@ from .game import Game
 from .moves import Move
 from .optimal import strategy_table
 from .rng import shuffle_slice
-from .rules import is_top_rank
+from .rules import Rules, is_top_rank
 from .solver import solve
 
 __all__ = ["Strategy", "Decide", "StrategyArg", "BuiltinStrategy", "strategy_arg", "strategy", "Random", "Noop",
@@ -123,6 +123,14 @@ class StrategyArg:
         except IllegalMoveError as err:
             raise StrategyError(f"strategy {self.name!r} returned the move {move}, which is illegal "
                                 f"in position {game.to_str()!r}: {err}") from None
+
+    def prepare(self, rules: Rules) -> None:
+        """Computes (or finds) the table that ``"optimal"`` plays from under
+        ``rules``, so that a run refuses a layout out of its reach at the call,
+        before any game (``StrategyError``), as the native engine's does. Nothing
+        to do for the other strategies."""
+        if isinstance(self.strategy, Optimal):
+            strategy_table(rules)
 
     def play_out(self, game: Game) -> None:
         """Plays ``game`` until it is over."""
