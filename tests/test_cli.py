@@ -764,6 +764,8 @@ def test_table_small_puts_the_optimum_beside_the_strategies(capsys, monkeypatch)
     (("--rules", "easy"), "argument --rules: only with --players"),
     (("--small", "--cheap-games", "100"), "argument --cheap-games: only with --players"),
     (("--small", "--players"), "argument --players: not allowed with argument --small"),
+    (("--small", "--layout", "suits=4,ranks=2", "--layout", "standard"),
+     "layout 'standard' has 52 cards: the exact optimum is computed for decks of at most 24 cards"),
 ])
 def test_table_options_of_another_kind_of_table_are_usage_errors(capsys, monkeypatch, argv, words):
     """An option that only one kind of table reads is refused with another, not
@@ -771,6 +773,16 @@ def test_table_options_of_another_kind_of_table_are_usage_errors(capsys, monkeyp
     status, out, err = run(capsys, monkeypatch, "table", "--games", "1", *argv)
     assert status == 2 and out == ""
     assert words in err and err.count("\n") == 1
+
+
+def test_table_small_columns_are_the_strategies_that_play_every_layout():
+    from acesup.cli import _registry_strategies
+    from acesup.reference.strategies import builtin_names
+
+    small, larger = acesup.Rules(suits=4, ranks=2), acesup.Rules(suits=4, ranks=5)  # 8 and 20 cards
+    assert _registry_strategies(small) == list(builtin_names())
+    assert _registry_strategies(small, larger) == [name for name in builtin_names() if name != "optimal"]
+    assert _registry_strategies(larger, small) == _registry_strategies(small, larger)
 
 
 def test_table_players_pairs_every_strategy_with_lookahead(capsys, monkeypatch):

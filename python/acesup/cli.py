@@ -629,14 +629,16 @@ def _percent(rate: float, bounds: tuple[float, float]) -> str:
     return f"{100 * rate:.2f} ({100 * bounds[0]:.2f}\u2013{100 * bounds[1]:.2f})"
 
 
-def _registry_strategies(rules: Any) -> list[str]:
-    """Every built-in strategy of the registry that plays ``rules`` (some refuse a
-    layout: "optimal" one out of its reach), in registry order."""
+def _registry_strategies(*layouts: Any) -> list[str]:
+    """Every built-in strategy of the registry that plays each of the rules
+    ``layouts`` (some refuse a layout: "optimal" one out of its reach), in registry
+    order."""
     from .reference.strategies import builtin_names  # the registry; loaded only here, as the reference is
     names = []
     for name in builtin_names():
         try:
-            acesup.simulate(0, name, rules)
+            for rules in layouts:
+                acesup.simulate(0, name, rules)
         except acesup.StrategyError:
             continue
         names.append(name)
@@ -646,10 +648,15 @@ def _registry_strategies(rules: Any) -> list[str]:
 def _small_table(args: argparse.Namespace) -> int:
     """The small-layout table: the exact optimum beside the clairvoyant share and
     every strategy's win rate, one row per layout."""
+    from .reference.optimal import MAX_DECK  # the optimum's reach, the same in both engines
     layouts = args.layout or list(SMALL_LAYOUTS)
     with _bad_arguments(args.parser):
         rules_of = {text: acesup.Rules.parse(text) for text in layouts}
-        strategies = args.strategy or _registry_strategies(rules_of[layouts[0]])
+        for text, rules in rules_of.items():
+            if rules.deck_size() > MAX_DECK:
+                raise ValueError(f"layout {text!r} has {rules.deck_size()} cards: the exact optimum is computed "
+                                 f"for decks of at most {MAX_DECK} cards")
+        strategies = args.strategy or _registry_strategies(*rules_of.values())
         for rules in rules_of.values():
             acesup.compare(strategies, 0, rules, args.seed, threads=args.threads)  # checks them all
     lines = [
