@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from .resources import check_batch_fits
+
 __all__ = ["Encoding", "BatchBase", "index_arg", "engine_module", "engine_rules"]
 
 U64 = 2**64
@@ -160,7 +162,8 @@ class BatchBase:
                    auto_discard: object, games: object, scores: object) -> int:
         """Checks the construction arguments (BATCH.md "Errors") and keeps them;
         returns n. ``ValueError`` for n < 1, games < n, a bad seed or start, or a run
-        beyond index 2**64 - 1; ``TypeError`` for an argument of the wrong type."""
+        beyond index 2**64 - 1; ``TypeError`` for an argument of the wrong type;
+        ``MemoryError`` for more slots than the memory available holds."""
         n = index_arg(n, "n", U64, low=1)
         seed = index_arg(seed, "seed", U64)
         start = index_arg(start, "start", U64)
@@ -173,6 +176,8 @@ class BatchBase:
         if games < n:
             raise ValueError(f"games must be at least n (every slot starts with a game), got games={games} for n={n}")
         self._encoding = Encoding(game, move, rules)
+        # A slot's rows: its observation twice (the final one kept), its action mask.
+        check_batch_fits(n, 2 * self._encoding.observation_size + self._encoding.num_actions)
         self._seed, self._start, self._games = seed, start, games
         self._auto_discard, self._record = bool(auto_discard), bool(scores)  # checked just above
         return n

@@ -1,12 +1,14 @@
 """What a run may ask of the machine: ``simulate(..., scores=True)`` keeps a byte a
 game, so a run of billions of games is refused up front, with the figures, rather
-than left to exhaust the memory hours later. Both engines call this one check."""
+than left to exhaust the memory hours later; a ``Batch`` keeps a row of arrays a
+slot, so one of more slots than the memory holds is refused at its construction,
+rather than abort the interpreter. Both engines call these checks."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["SCORE_BYTES_PER_GAME", "available_memory", "check_scores_fit"]
+__all__ = ["SCORE_BYTES_PER_GAME", "available_memory", "check_batch_fits", "check_scores_fit"]
 
 SCORE_BYTES_PER_GAME = 2
 """Bytes a game of a run with ``scores=True`` needs at its peak: its score, and
@@ -40,3 +42,15 @@ def check_scores_fit(games: int) -> None:
         raise MemoryError(f"simulate(..., scores=True) of {games} games needs about {needed} bytes "
                           f"({SCORE_BYTES_PER_GAME} a game), but only {available} bytes of memory are "
                           f"available (MemAvailable in {MEMINFO}); play it in shards, or without scores")
+
+
+def check_batch_fits(n: int, slot_bytes: int) -> None:
+    """``MemoryError`` naming the bytes needed and the bytes available when ``n``
+    slots of at least ``slot_bytes`` bytes each (the rows of a Batch's arrays: a
+    lower bound of what either engine keeps a slot) cannot fit in the memory
+    available; nothing where the system does not say how much that is."""
+    needed = slot_bytes * n
+    available = available_memory()
+    if available is not None and needed > available:
+        raise MemoryError(f"a Batch of {n} slots needs at least {needed} bytes ({slot_bytes} a slot or more), "
+                          f"but only {available} bytes of memory are available (MemAvailable in {MEMINFO})")
