@@ -94,6 +94,7 @@ def test_the_help_of_rules_names_the_rules_a_command_starts_from(capsys, monkeyp
     (["simulate", "--engine", "quantum"], "quantum"),
     (["simulate", "--plot", "scores.pgn"], "pgn"),
     (["simulate", "--plot", "/no/such/folder/scores.png"], "no folder"),
+    (["simulate", "--strategy", "optimal", "--engine", "reference"], "out of reach for 4 suits x 13 ranks"),
     (["solve"], "--seed"),
     (["solve", "--seed", "1", "--deck", "As"], "not allowed"),
     (["solve", "--deck", "As Kd 7h"], "52"),
@@ -111,6 +112,9 @@ def test_the_help_of_rules_names_the_rules_a_command_starts_from(capsys, monkeyp
     (["bench", "--strategy", "clever"], "clever"),
     (["bench", "--games", "1e20"], "at most 2**64 games"),
     (["bench", "--memory-games", "1e20"], "at most 2**64 games"),
+    (["bench", "--games", "1"], "--games: expected an int >= 2"),
+    (["bench", "--batch-slots", "1e30"], "--batch-slots: at most 2**64 - 1"),
+    (["bench", "--batch-slots", str(10**14)], f"a Batch of {10**14} slots needs at least"),
 ])
 def test_a_bad_argument_is_one_line_on_stderr_and_exit_status_2(capsys, monkeypatch, argv, says):
     status, out, err = run(capsys, monkeypatch, *argv)
@@ -180,6 +184,15 @@ def test_simulate_gives_the_same_figures_on_both_engines(capsys, monkeypatch):
         result = json.loads(out)
         figures[engine] = (result["histogram"], result["ci95"], result["mean_score"])
     assert figures["native"] == figures["reference"]
+
+
+def test_simulate_plot_to_a_folder_is_refused_before_playing(capsys, monkeypatch, tmp_path):
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "scores.png"
+    folder.mkdir()
+    status, out, err = run(capsys, monkeypatch, "simulate", "--games", "1e9", "--plot", str(folder))
+    assert status == 2 and out == ""
+    assert f"cannot save a plot as {str(folder)!r}: it is a folder" in err and err.count("\n") == 1
 
 
 def test_simulate_plot_writes_the_picture(capsys, monkeypatch, tmp_path):

@@ -41,6 +41,7 @@ import argparse
 import math
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -53,7 +54,7 @@ import acesup
 if TYPE_CHECKING:  # the command line imports this module to build its parser: no NumPy then
     import numpy as np
 
-from .arguments import games_count, int_at_least
+from .arguments import U64, games_count, int_at_least, int_in_range
 
 __all__ = ["add_arguments", "main", "measure", "measure_batch", "measure_solver", "run"]
 
@@ -87,7 +88,8 @@ def _resident_mib() -> float:
 
 
 _ONE_PROCESS = """
-import sys, time, acesup
+import signal, sys, time, acesup
+signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it; no traceback here
 games, strategy, rules = int(sys.argv[1]), sys.argv[2], sys.argv[3] or None
 rules = None if rules is None else acesup.Rules.parse(rules)
 acesup.simulate(10_000, strategy, rules, seed=1, threads=1)
@@ -121,7 +123,13 @@ def _two_processes(games: int, strategy: str, rules: acesup.Rules | None) -> flo
             run.stdin.write("go\n")
             run.stdin.flush()
         # time.monotonic() is one clock for every process of the machine (Linux: CLOCK_MONOTONIC).
-        spans = [tuple(map(float, run.communicate()[0].split())) for run in runs]
+        outputs = [run.communicate()[0] for run in runs]
+        if any(run.returncode == -signal.SIGINT for run in runs):
+            raise KeyboardInterrupt  # Ctrl-C reached the processes before this one saw it
+        for run in runs:
+            if run.returncode:
+                raise RuntimeError(f"a benchmark process failed (exit status {run.returncode})")
+        spans = [tuple(map(float, output.split())) for output in outputs]
     finally:
         for run in runs:
             run.kill()
@@ -296,8 +304,8 @@ def measure_batch(slots: int = 65_536, steps: int = 100, callable_games: int = 1
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options, shared by ``acesup bench`` and ``python -m acesup.bench``."""
-    parser.add_argument("--games", type=games_count(), default=2_000_000,
-                        help="native games per timing (default 2e6)")
+    parser.add_argument("--games", type=games_count(2), default=2_000_000,
+                        help="native games per timing, at least 2: the two processes play half each (default 2e6)")
     parser.add_argument("--reference-games", type=games_count(), default=5_000,
                         help="reference games (default 5000)")
     parser.add_argument("--solver-games", type=games_count(0), default=10_000,
@@ -305,7 +313,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain-games", type=games_count(0), default=200,
                         help="deals of the solver against the plain search, 0 to skip (default 200)")
     parser.add_argument("--node-limit", type=int_at_least(1), default=1_000_000,
-                        help="positions the solver may search per deal (default 1e6)")
+                        help="positions the solver may search per deal in the solver timing (default 1e6)")
     parser.add_argument("--montecarlo-games", type=games_count(0), default=500,
                         help="montecarlo games timed, 0 to skip (default 500)")
     parser.add_argument("--memory-games", type=games_count(0), default=100_000_000,
@@ -313,7 +321,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strategy", default="random", help="strategy to time (default random)")
     parser.add_argument("--rounds", type=int_at_least(1), default=3,
                         help="alternated rounds of the 1-thread, 2-thread and 2-process timings (default 3)")
-    parser.add_argument("--batch-slots", type=int_at_least(1), default=65_536,
+    parser.add_argument("--batch-slots", type=int_in_range(1, U64 - 1, "2**64 - 1"), default=65_536,
                         help="slots of the timed Batch (default 65536)")
     parser.add_argument("--batch-steps", type=int_at_least(1), default=100,
                         help="timed steps of the trivial batch policy (default 100)")
@@ -321,7 +329,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="games of the Python callable policy (default 10000)")
     parser.add_argument("--batch-memory-games", type=games_count(0), default=10_000_000,
                         help="games of the batch memory run, 0 to skip (default 1e7)")
-    parser.add_argument("--batch-only", action="store_true", help="only the batch section")
+    parser.add_argument("--batch-only", action="store_true",
+                        help="only the batch section, which reads only the --batch-* and --callable-games options")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -191,11 +191,12 @@ def _deal_number(text: str) -> int:
 def _bad_arguments(parser: argparse.ArgumentParser) -> Iterator[None]:
     """Turns what the engine raises about the arguments (a bad card, deck,
     position, rules text, strategy or seed) into a one-line usage error, exit
-    status 2. Only the setting up of a command runs inside, so an error raised
-    while it works is never mistaken for a bad argument."""
+    status 2, and so a run that the memory cannot hold. Only the setting up of a
+    command runs inside, so an error raised while it works is never mistaken for
+    a bad argument."""
     try:
         yield
-    except (AcesUpError, ValueError, TypeError, ImportError) as err:
+    except (AcesUpError, ValueError, TypeError, ImportError, MemoryError) as err:
         parser.error(str(err))
 
 
@@ -784,6 +785,7 @@ def _table(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     with _bad_arguments(args.parser):
         acesup.simulate(0, args.strategy)  # checks the strategy before the long runs
+        acesup.Batch(args.batch_slots)  # and that the batch's slots fit in memory
     return bench.run(args)
 
 

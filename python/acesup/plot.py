@@ -23,8 +23,8 @@ def require_matplotlib() -> None:
 
 def check_path(path: str | os.PathLike[str]) -> None:
     """Raises ``ValueError`` unless ``histogram`` can save a picture at ``path``:
-    its folder exists and its extension names a format matplotlib writes
-    (``ImportError`` without matplotlib). The command line asks before a long
+    its folder exists, it is not a folder itself, and its extension names a
+    format matplotlib writes (``ImportError`` without matplotlib). The command line asks before a long
     run rather than after it."""
     require_matplotlib()
     from matplotlib.backend_bases import FigureCanvasBase
@@ -36,6 +36,8 @@ def check_path(path: str | os.PathLike[str]) -> None:
                          f"one of {', '.join(sorted(formats))}")
     if not os.path.isdir(folder):
         raise ValueError(f"cannot save a plot as {os.fspath(path)!r}: there is no folder {folder!r}")
+    if os.path.isdir(path):
+        raise ValueError(f"cannot save a plot as {os.fspath(path)!r}: it is a folder")
 
 
 def _title(stats: Any, strategy: Any, rules: Any, seed: int | None) -> str:
