@@ -937,8 +937,8 @@ Run acesup COMMAND --help for the options of a command.""")
                             "clairvoyant share; --games paired deals (use 20000), --cheap-games for the cheap ones")
     table.add_argument("--rules", metavar="RULES", help="with --players: the rules text (default standard)")
     table.add_argument("--cheap-games", type=games_count(), metavar="N",
-                       help=f"with --players: games of a strategy under {CHEAP_SECONDS * 1e6:g} us a game "
-                            f"(default 1e6)")
+                       help=f"with --players: games of a strategy under {CHEAP_SECONDS * 1e6:g} us a game, "
+                            f"when more than --games (default 1e6)")
     table.set_defaults(run=_table, parser=table)
 
     winnable = commands.add_parser(
