@@ -709,7 +709,7 @@ def _players_table(args: argparse.Namespace) -> int:
             strategies.append("lookahead")
         acesup.compare(strategies, 0, rules, args.seed, threads=args.threads)  # checks them all
     costs = {name: _cost_per_game(name, rules, args.seed) for name in strategies}
-    cheap_games = CHEAP_GAMES if args.cheap_games is None else args.cheap_games
+    cheap_games = max(args.games, CHEAP_GAMES if args.cheap_games is None else args.cheap_games)
     comparison = acesup.compare(strategies, args.games, rules, args.seed, threads=args.threads)
     pairs = {(pair.a, pair.b): pair for pair in comparison.pairs}
     lines = [
@@ -723,7 +723,7 @@ def _players_table(args: argparse.Namespace) -> int:
     ]
     for name in strategies:
         stats = comparison.stats[name]
-        if costs[name] < CHEAP_SECONDS and cheap_games > args.games:
+        if costs[name] < CHEAP_SECONDS and cheap_games > args.games:  # else the comparison's games
             stats = acesup.simulate(cheap_games, name, rules, args.seed, threads=args.threads)
         if name == "lookahead":
             versus = "0"
