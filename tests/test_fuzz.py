@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import pickle
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -144,6 +145,22 @@ def test_corrupt_game_pickles(seed, data):
         return
     rebuild = lambda cls, reduced: (lambda: _rebuild(reduced[0], *args))  # noqa: E731
     same(rebuild(acesup.Game, reduced_native), rebuild(ref.Game, reduced_reference))
+
+
+@given(seed=st.integers(0, 2**64 - 1), data=st.data())
+def test_a_bad_pickled_state_leaves_the_game_as_it_was(seed, data):
+    """__setstate__ with a history that turns illegal part-way, or a bad stream,
+    raises and changes nothing: the moves before the bad one are not kept."""
+    for engine in (acesup, ref):
+        game = engine.Game.from_seed(seed)
+        good = [str(game.legal_moves()[0])]
+        bad = data.draw(st.sampled_from(["d9", "f0>0", "x"]))
+        stream = data.draw(st.sampled_from([0, -1]))
+        state = {"history": good + [bad], "stream": stream} if stream == 0 else {"history": good, "stream": stream}
+        before = game.__reduce__()  # the start, the moves and the stream's state
+        with pytest.raises((engine.AcesUpError, ValueError)):
+            game.__setstate__(state)
+        assert game.__reduce__() == before
 
 
 def _rebuild(constructor, args, state=None, *rest):

@@ -317,6 +317,8 @@ class Game:
         """Replays the pickled history on the starting position (see __reduce__)."""
         if not isinstance(state, dict) or set(state) != {"history", "stream"}:
             raise PositionError(f"not the pickled state of a Game: {state!r}")
+        replayed = self.copy()  # so that a bad move or stream leaves this game as it was
         for move in state["history"]:
-            self.play(move)
+            replayed.play(move)
         self._rng = Rng(state["stream"])
+        self._pos, self._history, self._legal = replayed._pos, replayed._history, replayed._legal
