@@ -116,6 +116,10 @@ def test_simulate_stats_name_their_strategy_rules_and_seed(engine):
 
     assert engine.simulate(2, first).strategy == first.__qualname__
     assert engine.simulate(2).strategy == "random"
+    # A built-in's text as given, parameters and all, so that two variants stay apart.
+    small = engine.Rules(suits=2, ranks=4)
+    for text in ("montecarlo:playouts=2", " Greedy ", "montecarlo: playouts = 3 "):
+        assert engine.simulate(1, text, small).strategy == text
 
 
 def test_adding_stats_keeps_the_origin_they_agree_on(engine):

@@ -175,7 +175,7 @@ def strategy_arg(strategy: str | Strategy) -> StrategyArg:
         if key in params:
             raise StrategyError(f"parameter {key!r} is given twice in {strategy!r}")
         params[key] = value
-    return StrategyArg(name, factory(**params))
+    return StrategyArg(strategy, factory(**params))  # named as given, as Stats.strategy gives it
 
 
 class BuiltinStrategy:
