@@ -454,6 +454,8 @@ def test_r6_4_rules_text(engine):
         ("relocate_single=true,ace_high=0", dict(relocate_single=True, ace_high=False)),
         ("relocate_single=false", {}),
         ("reverse,fill=ace", dict(ace_high=False, fill="ace")),
+        ("piles=00005", dict(piles=5)),
+        ("suits=" + "0" * 5000 + "2", dict(suits=2)),  # past int()'s 4,300 digits, in zeros
     ],
 )
 def test_r6_4_rules_parse(engine, text, options):

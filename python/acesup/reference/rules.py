@@ -259,12 +259,12 @@ def _option_from_text(name: str, value: str) -> Any:
     if name in _INTS:
         # ASCII digits only (int() accepts more than R6.4 does), and a number that
         # fits in 64 bits, as the native engine reads it; leading zeros are fine.
-        if not (value.isascii() and value.isdigit() and len(value.lstrip("0")) <= 19
-                and int(value) < 2**63):
+        digits = value.lstrip("0") or "0"  # int() refuses more than 4,300 digits, zeros too
+        if not (value.isascii() and value.isdigit() and len(digits) <= 19 and int(digits) < 2**63):
             low, high = _INTS[name]
             allowed = f"{low} or {high}" if high == low + 1 else f"an int from {low} to {high}"
             raise RulesError(f"{name} must be {allowed}, got {value!r}")
-        return int(value)
+        return int(digits)
     return value
 
 
