@@ -180,6 +180,35 @@ with_surrogates = st.lists(st.one_of(surrogate, st.sampled_from(CARD_CHARS + "=f
     "".join).filter(lambda text: any(0xD800 <= ord(c) < 0xE000 for c in text))
 
 
+def _moved_stock_card(engine):
+    """The seed-42 position with one stock card put on pile 0: a stock no deal leaves."""
+    piles, stock, discards, rules = engine.Game.from_seed(42).to_str().split(" ")
+    first, rest = piles.split("/", 1)
+    return engine.Game.from_str(f"{first}{stock[:2]}/{rest} {stock[2:]} {discards} {rules}")
+
+
+# Errors whose messages the engines once worded differently: each is compared word for word.
+WORDED_ERRORS = {
+    "deck smaller than the piles": lambda e: e.Rules(suits=1, ranks=3),
+    "card not in the layout": lambda e: e.Game.from_deck(["As", "2s"], e.Rules(suits=2, ranks=5)),
+    "kpat deal under a small layout": lambda e: e.Game.from_kpat(5, e.Rules(suits=2, ranks=5)),
+    "piles field": lambda e: e.Game.from_str(e.Game.from_seed(1).to_str().replace(" ", "/ ", 1)),
+    "stock no deal leaves": _moved_stock_card,
+    "histogram length": lambda e: e.Stats([0] * 48),
+    "sum past 2**64 - 1": lambda e: e.Stats([0] * 48 + [2**63]) + e.Stats([0] * 48 + [2**63]),
+    "adding two layouts": lambda e: e.simulate(2) + e.simulate(2, rules=e.Rules(suits=4, ranks=2)),
+    "scores of another histogram": lambda e: e.Stats(e.simulate(3, "greedy").histogram, scores=bytes(3)),
+}
+
+
+@pytest.mark.parametrize("name", list(WORDED_ERRORS))
+def test_the_engines_word_these_errors_alike(name):
+    call = WORDED_ERRORS[name]
+    native = outcome_text(lambda: call(acesup))
+    assert native[0] != "ok", native
+    same_error(lambda: call(acesup), lambda: call(ref))
+
+
 def same_error(native_call, reference_call):
     """Both calls raise the same exception type with the same message."""
     native, reference = outcome_text(native_call), outcome_text(reference_call)

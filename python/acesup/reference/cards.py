@@ -112,7 +112,7 @@ def card_set_problem(cards: list[Card], deck: Sequence[Card], what: str) -> str 
     layout = set(deck)
     stray = next((card for card in cards if card not in layout), None)
     if stray is not None:
-        return f"{what} holds {stray}, which is not one of the {len(deck)} cards of these rules' deck"
+        return f"{what} holds {stray}, which is not in the deck of these rules ({len(deck)} cards)"
     seen: set[Card] = set()
     duplicate = None
     for card in cards:

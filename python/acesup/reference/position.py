@@ -41,11 +41,9 @@ def _stock_length_problem(length: int, rules: Rules) -> str | None:
     if length <= start and (length == 0 or rules.deal_to == "empty" or (start - length) % rules.piles == 0):
         return None
     if length > start:
-        return (f"the stock holds {length} cards, more than the {start} that the start of the game "
-                f"leaves ({rules.deck_size()} cards, {rules.piles} piles)")
-    lengths = ", ".join(map(str, range(start, 0, -rules.piles)))
-    return (f"the stock holds {length} cards, which no deal leaves: with {rules.deck_size()} cards "
-            f"and {rules.piles} piles a deal of {rules.piles} cards leaves {lengths} or 0")
+        return f"the stock holds {length} cards, more than the {start} left after the first cards of the piles"
+    return (f"the stock holds {length} cards, which no deal leaves: under deal_to='all' it holds 0 or "
+            f"{start} less a multiple of {rules.piles}")
 
 
 class Position:
@@ -91,7 +89,7 @@ class Position:
             raise PositionError(f"the rules field {fields[3]!r}: {err}") from None
         pile_fields = fields[0].split("/")
         if len(pile_fields) != rules.piles:
-            raise PositionError(f"the piles field has {rules.piles} piles separated by '/' under these rules, "
+            raise PositionError(f"the piles field has {rules.piles} piles separated by '/', "
                                 f"got {len(pile_fields)} in {fields[0]!r}")
         piles = [_field_cards(field, f"pile {p}") for p, field in enumerate(pile_fields)]
         stock = _field_cards(fields[1], "the stock")

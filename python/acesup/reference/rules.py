@@ -102,8 +102,8 @@ class Rules(Frozen):
         for name, value in zip(_OPTIONS, values):
             _check_option(name, value)
         if suits * ranks < piles:
-            raise RulesError(f"a deck of {suits} suits x {ranks} ranks holds {suits * ranks} cards, "
-                             f"fewer than the {piles} piles that each need a first card (RULES.md R1.4)")
+            raise RulesError(f"suits={suits} and ranks={ranks} make a deck of {suits * ranks} cards, "
+                             f"fewer than the {piles} piles")  # each pile needs a first card (R1.4)
         for name, value in (*zip(_OPTIONS, values), ("_key", values)):
             object.__setattr__(self, name, value)
         top = _top_strength(ace_high)

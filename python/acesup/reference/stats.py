@@ -82,8 +82,8 @@ class Stats(Frozen):
         if next(items, _END) is not _END:
             raise ValueError(f"histogram must hold at most {SCORES} counts (win_score + 1), got more")
         if len(counts) not in LENGTHS:
-            raise ValueError(f"histogram must hold win_score + 1 counts ({SCORES} for the standard game, "
-                             f"scores 0 to 48), got {len(counts)}, which no layout gives")
+            raise ValueError(f"histogram must hold a count per score from 0 to the win score of some rules "
+                             f"({SCORES} counts for the standard game), got {len(counts)}")
         games, wins = sum(counts), counts[-1]
         if games:
             win_rate = wins / games
@@ -122,9 +122,11 @@ class Stats(Frozen):
             if len(self.histogram) != len(other.histogram):
                 if not (self.games and other.games):
                     return other if self.games == 0 else self
-                raise ValueError(f"cannot add the Stats of games with win score {len(self.histogram) - 1} "
-                                 f"to those of games with win score {len(other.histogram) - 1}")
+                raise ValueError(f"cannot add the statistics of games won with {len(self.histogram) - 1} "
+                                 f"and with {len(other.histogram) - 1} cards discarded")
             histogram = [a + b for a, b in zip(self.histogram, other.histogram)]
+            if max(histogram) >= U64:
+                raise ValueError("a count of the sum exceeds 2**64 - 1")
             records = [stats._scores for stats in (self, other) if stats.games]
             kept = [record for record in records if record is not None]
             return Stats(histogram, b"".join(kept) if kept and len(kept) == len(records) else None,
@@ -201,7 +203,7 @@ def _score_bytes(scores: Any, histogram: tuple[int, ...]) -> bytes:
     data = view.tobytes()
     counted = np.bincount(np.frombuffer(data, dtype=np.uint8), minlength=len(histogram))
     if len(counted) > len(histogram) or tuple(counted.tolist()) != histogram:
-        raise ValueError(f"scores must be the scores (0 to {len(histogram) - 1}) of the games the histogram counts, "
+        raise ValueError("scores must be the scores (0 to the win score) of the games the histogram counts, "
                          "in game-index order; they do not match the histogram")
     return data
 
