@@ -115,3 +115,22 @@ fn strategy_arg<'py>(strategy: &Bound<'py, PyAny>) {}
 '''
     assert binding_items(source) == {"BuiltinStrategy", "PyBuiltinStrategy", "StrategyArg", "strategy_arg"}
     assert rust_items(source) == {"PyBuiltinStrategy"}
+
+
+def test_the_classes_of_both_engines_have_the_same_public_attributes():
+    """Every class that both engines export has the same public methods and
+    properties, so that code written against one runs on the other."""
+    import acesup
+    import acesup.reference as ref
+
+    shared = sorted(name for name in set(acesup.__all__) & set(ref.__all__)
+                    if isinstance(getattr(acesup, name), type) and isinstance(getattr(ref, name), type))
+    assert {"Rules", "Game", "Move", "Card", "Stats", "Solution", "Solvability", "Batch", "Rng"} <= set(shared)
+
+    def public(cls):
+        return {name for name in dir(cls) if not name.startswith("_")}
+
+    differ = {name: (sorted(public(getattr(acesup, name)) - public(getattr(ref, name))),
+                     sorted(public(getattr(ref, name)) - public(getattr(acesup, name))))
+              for name in shared if public(getattr(acesup, name)) != public(getattr(ref, name))}
+    assert differ == {}, "native only, reference only: " + repr(differ)

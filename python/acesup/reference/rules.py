@@ -195,7 +195,7 @@ class Rules(Frozen):
             return cls()
         options: dict[str, Any] = {}
         if items[0] and "=" not in items[0] and items[0].lower() not in _DEFAULTS:
-            options.update(cls.preset(items.pop(0)).as_dict())
+            options.update(cls.preset(items.pop(0))._as_dict())
         given = set()
         for item in items:
             name, equals, value = (part.strip().lower() for part in item.partition("="))
@@ -211,7 +211,7 @@ class Rules(Frozen):
             options[name] = _option_from_text(name, value)
         return cls(**options)
 
-    def as_dict(self) -> dict[str, Any]:
+    def _as_dict(self) -> dict[str, Any]:
         """The eight options by name, in R6.4 order."""
         return dict(zip(_OPTIONS, self._key))
 
@@ -221,7 +221,7 @@ class Rules(Frozen):
         for name in options:
             if name not in _DEFAULTS:
                 raise TypeError(f"Rules.replace() got an unexpected keyword argument {name!r}")
-        return type(self)(**{**self.as_dict(), **options})
+        return type(self)(**{**self._as_dict(), **options})
 
     def deck_size(self) -> int:
         """D, the number of cards of the layout: suits x ranks (R1.4)."""
@@ -237,11 +237,11 @@ class Rules(Frozen):
         return self._deck
 
     def __str__(self) -> str:
-        return ",".join(f"{name}={str(value).lower()}" for name, value in self.as_dict().items()
+        return ",".join(f"{name}={str(value).lower()}" for name, value in self._as_dict().items()
                         if name in _CLASSIC or value != _DEFAULTS[name])
 
     def __repr__(self) -> str:
-        changed = (f"{name}={value!r}" for name, value in self.as_dict().items()
+        changed = (f"{name}={value!r}" for name, value in self._as_dict().items()
                    if value != _DEFAULTS[name])
         return f"Rules({', '.join(changed)})"
 
