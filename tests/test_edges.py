@@ -84,6 +84,11 @@ def test_the_other_engines_game_is_refused_by_name(engine):
              else "a native-engine Game was given to the reference engine")
     with pytest.raises(TypeError, match=words):
         engine.solve(other.Game.from_seed(1))
+    # A built-in strategy object asked about the other engine's game, or played by its simulate.
+    with pytest.raises(TypeError, match=f"strategy: {words}"):
+        engine.strategy("greedy")(other.Game.from_seed(1))
+    with pytest.raises(TypeError, match=f"strategy: {words}"):
+        other.simulate(2, engine.strategy("greedy"))
 
 
 def test_stats_of_equal_results_are_equal_across_engines(engine):

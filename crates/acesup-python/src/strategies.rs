@@ -2,8 +2,8 @@
 //! a built-in on the engine's threads or asks a Python callable move by move.
 
 use crate::arguments::{
-    index_range, int_object, repr, seed_arg, start_arg, str_arg, threads_arg, type_name,
-    value_error, Arg,
+    index_range, int_object, reference_game_error, repr, seed_arg, start_arg, str_arg, threads_arg,
+    type_name, value_error, Arg,
 };
 use crate::errors::{OrPyErr, StrategyError};
 use crate::game::PyGame;
@@ -47,6 +47,9 @@ py_methods!(PyBuiltinStrategy [] {
     }
 
     fn __call__(&self, game: &Bound<'_, PyAny>) -> PyResult<Option<PyMove>> {
+        if let Some(err) = reference_game_error(game, "strategy")? {
+            return Err(err);
+        }
         let game = game.cast::<PyGame>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "a strategy is called on a Game, got {}",

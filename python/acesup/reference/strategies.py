@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ..arguments import native_game_error
 from ..errors import IllegalMoveError, MoveError, StrategyError
 from .cards import Card
 from .game import Game
@@ -194,7 +195,8 @@ class BuiltinStrategy:
 
     def __call__(self, game: Game) -> Move | None:
         if not isinstance(game, Game):
-            raise TypeError(f"a strategy is called on a Game, got {type(game).__name__}")
+            raise native_game_error(game, "strategy") or TypeError(
+                f"a strategy is called on a Game, got {type(game).__name__}")
         if game.is_over:
             return None
         stream = game._rng.copy()
