@@ -47,15 +47,14 @@ py_methods!(PyBuiltinStrategy [] {
     }
 
     fn __call__(&self, game: &Bound<'_, PyAny>) -> PyResult<Option<PyMove>> {
-        if let Some(err) = reference_game_error(game, "strategy")? {
-            return Err(err);
-        }
-        let game = game.cast::<PyGame>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "a strategy is called on a Game, got {}",
-                type_name(game)
-            ))
-        })?;
+        let Ok(game) = game.cast::<PyGame>() else {
+            return Err(reference_game_error(game, "strategy")?.unwrap_or_else(|| {
+                PyTypeError::new_err(format!(
+                    "a strategy is called on a Game, got {}",
+                    type_name(game)
+                ))
+            }));
+        };
         // A decision may be long (montecarlo with many play-outs, lookahead on tall
         // piles): other Python threads run meanwhile, and Ctrl-C stops it. The
         // game's lock keeps other threads off this game; a cut decision gives back
