@@ -209,6 +209,18 @@ def test_the_engines_word_these_errors_alike(name):
     same_error(lambda: call(acesup), lambda: call(ref))
 
 
+RULES_ITEMS = ["strict", "easy", "fill=x", "fill=any", "deal=q", "deal=any", "piles=9", "piles=5", "suits=1",
+               "ranks=3", "ranks=99", "deal_to=e2pt", "deal_to=empty", "ace_high=maybe", "zzz=1", "", "piles=0005"]
+
+
+@fuzz
+@given(items=st.lists(st.sampled_from(RULES_ITEMS), min_size=1, max_size=5))
+def test_rules_text_with_several_faults_gives_the_same_error_in_both_engines(items):
+    """Which fault of a rules text is reported, and in what words: the same in both."""
+    text = ",".join(items)
+    assert outcome_text(lambda: acesup.Rules.parse(text)) == outcome_text(lambda: ref.Rules.parse(text))
+
+
 def same_error(native_call, reference_call):
     """Both calls raise the same exception type with the same message."""
     native, reference = outcome_text(native_call), outcome_text(reference_call)

@@ -209,6 +209,8 @@ class Rules(Frozen):
                 raise RulesError(f"option {name!r} is given twice in {text!r}")
             given.add(name)
             options[name] = _option_from_text(name, value)
+            if name not in ("fill", "deal"):  # checked item by item; fill and deal once all are read
+                _check_option(name, options[name])
         return cls(**options)
 
     def _as_dict(self) -> dict[str, Any]:
