@@ -209,6 +209,39 @@ def test_the_engines_word_these_errors_alike(name):
     same_error(lambda: call(acesup), lambda: call(ref))
 
 
+# Calls given a NumPy str_, which each engine must take as the str it holds: in its
+# values (a Rules' repr, a Stats' strategy) and in its messages alike.
+NUMPY_TEXTS = {
+    "Rules value": lambda e, np: repr(e.Rules(fill=np.str_("any"))),
+    "Rules bad value": lambda e, np: e.Rules(fill=np.str_("x")),
+    "Rules.parse": lambda e, np: e.Rules.parse(np.str_("fill=q")),
+    "Rules.preset": lambda e, np: e.Rules.preset(np.str_("nope")),
+    "Card": lambda e, np: e.Card(np.str_("top")),
+    "Move.parse": lambda e, np: e.Move.parse(np.str_("zz")),
+    "Game.from_str": lambda e, np: e.Game.from_str(np.str_("x y")),
+    "Stats strategy": lambda e, np: repr(e.Stats([0] * 49, strategy=np.str_("g"))),
+    "simulate strategy": lambda e, np: repr(e.simulate(1, np.str_("greedy")).strategy),
+    "strategy text": lambda e, np: repr(e.strategy(np.str_("greedy")).text),
+    "solve_deals program": lambda e, np: e.solve_deals(np.str_("x"), [1]),
+}
+
+
+@pytest.mark.parametrize("name", list(NUMPY_TEXTS))
+def test_a_numpy_str_is_the_str_it_holds_in_both_engines(name):
+    np = pytest.importorskip("numpy")
+    call = NUMPY_TEXTS[name]
+
+    def result(engine):
+        try:
+            return ("ok", call(engine, np))
+        except Exception as error:  # noqa: BLE001 - the type and message are what is compared
+            return (type(error), str(error))
+
+    native = result(acesup)
+    assert native == result(ref)
+    assert "np.str_" not in str(native) and "numpy" not in str(native)
+
+
 RULES_ITEMS = ["strict", "easy", "fill=x", "fill=any", "deal=q", "deal=any", "piles=9", "piles=5", "suits=1",
                "ranks=3", "ranks=99", "deal_to=e2pt", "deal_to=empty", "ace_high=maybe", "zzz=1", "", "piles=0005"]
 

@@ -39,9 +39,10 @@ pub fn program_arg(deals: &Bound<'_, PyAny>) -> PyResult<Program> {
             number: pysol_arg,
             rules: acesup::Rules::pysol(),
         }),
+        // A str subclass (NumPy's str_) is shown as the str it holds.
         Some(_) => Err(PyValueError::new_err(format!(
             "deals must be 'kpat' or 'pysol', got {}",
-            repr(deals)?
+            repr(deals.str()?.as_any())?
         ))),
         None => Err(PyTypeError::new_err(format!(
             "deals must be 'kpat' or 'pysol', got {}",

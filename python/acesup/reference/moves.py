@@ -77,6 +77,7 @@ class Move(Ordered):
         ``TypeError`` for a non-string."""
         if not isinstance(text, str):
             raise TypeError(f"a move text must be a str, got {type(text).__name__}")
+        text = str(text)  # a str subclass (NumPy's str_) as the str it holds
         match = _MOVE_TEXT.fullmatch(text.strip())
         if match is None:
             raise MoveError(f"not a move: {text!r} (expected d<pile>, f<src>><dst>, "

@@ -79,6 +79,7 @@ class Position:
         """
         if not isinstance(text, str):
             raise TypeError(f"a position text must be a str, got {type(text).__name__}")
+        text = str(text)  # a str subclass (NumPy's str_) as the str it holds
         fields = text.split()
         if len(fields) != 4:
             raise PositionError(f"a position has 4 fields (piles, stock, discards, rules) "

@@ -98,7 +98,9 @@ class Rules(Frozen):
     def __init__(self, *, fill: str = "top", deal: str = "free", relocate_single: bool = False,
                  ace_high: bool = True, piles: int = 4, suits: int = 4, ranks: int = 13,
                  deal_to: str = "all") -> None:
-        values = (fill, deal, relocate_single, ace_high, piles, suits, ranks, deal_to)
+        # A str subclass (NumPy's str_) as the str it holds, in the checks and the value.
+        values: tuple[object, ...] = tuple(str(value) if isinstance(value, str) else value for value in
+                                           (fill, deal, relocate_single, ace_high, piles, suits, ranks, deal_to))
         for name, value in zip(_OPTIONS, values):
             _check_option(name, value)
         if suits * ranks < piles:
@@ -171,6 +173,7 @@ class Rules(Frozen):
         """
         if not isinstance(name, str):
             raise TypeError(f"a preset name must be a str, got {type(name).__name__}")
+        name = str(name)  # a str subclass (NumPy's str_) as the str it holds
         options = _PRESETS.get(name.strip().lower())
         if options is None:
             raise RulesError(f"unknown rules preset {name!r}: expected one of {_one_of(_PRESETS)}")
@@ -190,6 +193,7 @@ class Rules(Frozen):
         """
         if not isinstance(text, str):
             raise TypeError(f"Rules.parse() takes a str, got {type(text).__name__}")
+        text = str(text)  # a str subclass (NumPy's str_) as the str it holds
         items = [item.strip() for item in text.split(",")]
         if items == [""]:
             return cls()

@@ -261,6 +261,7 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
     """
     if not isinstance(deals, str):
         raise TypeError(f"deals must be 'kpat' or 'pysol', got {type(deals).__name__}")
+    deals = str(deals)  # a str subclass (NumPy's str_) as the str it holds
     if deals not in ("kpat", "pysol"):
         raise ValueError(f"deals must be 'kpat' or 'pysol', got {deals!r}")
     rules = rules_arg(rules, Rules, Rules.kpat() if deals == "kpat" else Rules.pysol())

@@ -162,6 +162,7 @@ def strategy_arg(strategy: str | Strategy) -> StrategyArg:
     if not isinstance(strategy, str):
         raise TypeError(f"strategy must be the name of a built-in or a callable strategy(game) -> Move, "
                         f"got {type(strategy).__name__}")
+    strategy = str(strategy)  # a str subclass (NumPy's str_) as the str it holds
     head, colon, tail = strategy.partition(":")
     name = head.strip().lower()
     factory = _BUILTINS.get(name)
@@ -190,8 +191,8 @@ class BuiltinStrategy:
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"strategy() takes the text of a built-in strategy, got {type(text).__name__}")
-        self.text = text
-        self._player = strategy_arg(text)
+        self.text = str(text)  # a str subclass (NumPy's str_) as the str it holds
+        self._player = strategy_arg(self.text)
 
     def __call__(self, game: Game) -> Move | None:
         if not isinstance(game, Game):
