@@ -250,7 +250,7 @@ def test_a_native_run_started_again_gives_what_its_games_give_one_by_one(threads
     """A run longer than its quick try on the calling thread goes on where Ctrl-C
     can stop it, the chunk under way when the try ended played again: the same
     scores as its games played one at a time."""
-    strategy = "montecarlo:playouts=600"
+    strategy = "montecarlo:playouts=2000"  # about 0.1 s on two threads of this host: well past 0.03
     began = time.perf_counter()
     whole = acesup.simulate(16, strategy, threads=threads, scores=True)
     assert time.perf_counter() - began > 0.03, "the run is too quick to be started again"
