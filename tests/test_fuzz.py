@@ -206,7 +206,7 @@ def test_the_engines_word_these_errors_alike(name):
     call = WORDED_ERRORS[name]
     native = outcome_text(lambda: call(acesup))
     assert native[0] != "ok", native
-    same_error(lambda: call(acesup), lambda: call(ref))
+    assert outcome_text(lambda: call(ref)) == native
 
 
 # Calls given a NumPy str_, which each engine must take as the str it holds: in its

@@ -24,8 +24,8 @@ def require_matplotlib() -> None:
 def check_path(path: str | os.PathLike[str]) -> None:
     """Raises ``ValueError`` unless ``histogram`` can save a picture at ``path``:
     its folder exists, it is not a folder itself, and its extension names a
-    format matplotlib writes (``ImportError`` without matplotlib). The command line asks before a long
-    run rather than after it."""
+    format matplotlib writes (``ImportError`` without matplotlib). The command
+    line asks before a long run rather than after it."""
     require_matplotlib()
     from matplotlib.backend_bases import FigureCanvasBase
 

@@ -32,16 +32,23 @@ def available_memory() -> int | None:
     return None
 
 
+def _check_fits(needed: int, what: str, advice: str = "") -> None:
+    """``MemoryError`` saying ``what`` needs (its ``needed`` bytes among it), the
+    bytes available and ``advice``, when ``needed`` bytes exceed the memory
+    available; nothing where the system does not say how much that is."""
+    available = available_memory()
+    if available is not None and needed > available:
+        raise MemoryError(f"{what}, but only {available} bytes of memory are available "
+                          f"(MemAvailable in {MEMINFO}){advice}")
+
+
 def check_scores_fit(games: int) -> None:
     """``MemoryError`` naming the bytes needed and the bytes available when the
     scores of ``games`` games cannot fit in the memory available; nothing where
     the system does not say how much that is."""
     needed = SCORE_BYTES_PER_GAME * games
-    available = available_memory()
-    if available is not None and needed > available:
-        raise MemoryError(f"simulate(..., scores=True) of {games} games needs about {needed} bytes "
-                          f"({SCORE_BYTES_PER_GAME} a game), but only {available} bytes of memory are "
-                          f"available (MemAvailable in {MEMINFO}); play it in shards, or without scores")
+    _check_fits(needed, f"simulate(..., scores=True) of {games} games needs about {needed} bytes "
+                        f"({SCORE_BYTES_PER_GAME} a game)", "; play it in shards, or without scores")
 
 
 def check_batch_fits(n: int, slot_bytes: int) -> None:
@@ -50,7 +57,4 @@ def check_batch_fits(n: int, slot_bytes: int) -> None:
     lower bound of what either engine keeps a slot) cannot fit in the memory
     available; nothing where the system does not say how much that is."""
     needed = slot_bytes * n
-    available = available_memory()
-    if available is not None and needed > available:
-        raise MemoryError(f"a Batch of {n} slots needs at least {needed} bytes ({slot_bytes} a slot or more), "
-                          f"but only {available} bytes of memory are available (MemAvailable in {MEMINFO})")
+    _check_fits(needed, f"a Batch of {n} slots needs at least {needed} bytes ({slot_bytes} a slot or more)")

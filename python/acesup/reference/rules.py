@@ -66,10 +66,17 @@ def _check_option(name: str, value: object) -> None:
     elif name in _INTS:
         low, high = _INTS[name]
         if type(value) is not int or not low <= value <= high:
-            allowed = f"{low} or {high}" if high == low + 1 else f"an int from {low} to {high}"
-            raise RulesError(f"{name} must be {allowed}, got {value!r}")
+            raise _int_option_error(name, value)
     elif not isinstance(value, bool):
         raise RulesError(f"{name} must be True or False, got {value!r}")
+
+
+def _int_option_error(name: str, value: object) -> RulesError:
+    """The ``RulesError`` of a bad value of the integer option ``name``, given as
+    an int or as R6.4 text."""
+    low, high = _INTS[name]
+    allowed = f"{low} or {high}" if high == low + 1 else f"an int from {low} to {high}"
+    return RulesError(f"{name} must be {allowed}, got {value!r}")
 
 
 class Rules(Frozen):
@@ -267,9 +274,7 @@ def _option_from_text(name: str, value: str) -> Any:
         # fits in 64 bits, as the native engine reads it; leading zeros are fine.
         digits = value.lstrip("0") or "0"  # int() refuses more than 4,300 digits, zeros too
         if not (value.isascii() and value.isdigit() and len(digits) <= 19 and int(digits) < 2**63):
-            low, high = _INTS[name]
-            allowed = f"{low} or {high}" if high == low + 1 else f"an int from {low} to {high}"
-            raise RulesError(f"{name} must be {allowed}, got {value!r}")
+            raise _int_option_error(name, value)
         return int(digits)
     return value
 
