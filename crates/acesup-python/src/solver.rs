@@ -322,9 +322,10 @@ pub fn solvability(
 
 /// Solves the numbered deals `numbers` (a range, or any iterable of numbers) of
 /// kpat (`deals="kpat"`) or of PySolFC (`"pysol"`), each under `rules` (the
-/// program's preset by default) with its own limits, on all cores or `threads` threads, and returns an iterator of
-/// (number, winnable) in the order of the numbers, each handed out as soon as it
-/// and those before it are solved (docs/API.md).
+/// program's preset by default) with its own limits, on all cores or `threads`
+/// threads, and returns an iterator of (number, winnable) in the order of the
+/// numbers, each handed out as soon as it and those before it are solved
+/// (docs/API.md).
 #[pyfunction]
 #[pyo3(signature = (deals, numbers, rules = None, *, threads = None, node_limit = None, time_limit = None))]
 pub fn solve_deals(
