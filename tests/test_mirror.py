@@ -3,7 +3,7 @@ every module of the reference engine has a namesake in the engine crate, and eac
 public function and class of a reference module ``reference/<m>.py`` is named in
 the Rust of module ``m``: a ``pub fn``, ``pub struct``, ``pub enum`` or ``pub
 trait`` of the engine crate's ``crates/acesup/src/<m>.rs``, or else an item of the
-binding crate's ``crates/acesup-python/src/<m>.rs``.
+binding crate's ``src/<m>.rs``.
 
 The binding file counts because some names belong to the Python API layer and not
 to the engine (``BuiltinStrategy``, ``strategy``, the resolution of an argument
@@ -32,7 +32,7 @@ import acesup.reference as reference
 
 REPO = Path(__file__).resolve().parent.parent
 RUST = REPO / "crates" / "acesup" / "src"
-BINDINGS = REPO / "crates" / "acesup-python" / "src"
+BINDINGS = REPO / "src"
 PYTHON = Path(reference.__file__).resolve().parent
 
 needs_source = pytest.mark.skipif(not RUST.is_dir(), reason=f"the Rust source tree {RUST} is absent")
@@ -102,7 +102,7 @@ def test_each_reference_module_has_the_names_of_its_rust_namesake(module):
     assert names, f"reference/{module}.py defines no public function or class"
     missing = [name for name in names if name not in rust_names(module)]
     assert not missing, (f"public in reference/{module}.py but named neither in crates/acesup/src/{module}.rs "
-                         f"(pub) nor in crates/acesup-python/src/{module}.rs: {missing} (rename one side to "
+                         f"(pub) nor in src/{module}.rs: {missing} (rename one side to "
                          f"the other's name, or make a helper that only its module uses private)")
 
 

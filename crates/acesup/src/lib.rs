@@ -3,8 +3,8 @@
 //! Plain Rust, with no Python types: the modules mirror the pure-Python reference
 //! engine (`acesup.reference`) file for file, and `cargo test` runs without an
 //! interpreter. The rules are in `docs/RULES.md`, the generator in `docs/RNG.md`,
-//! the Python API in `docs/API.md`; the PyO3 bindings (the crate
-//! `acesup-python`, `crates/acesup-python`) only translate.
+//! the Python API in `docs/API.md`; the PyO3 bindings (the root crate
+//! `acesup-python`, its source in the top-level `src/`) only translate.
 //!
 //! - [`cards`]: cards and decks (R1, R6.1, R6.2).
 //! - [`moves`]: moves and their text (R2, R6.3).
