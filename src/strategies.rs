@@ -341,7 +341,7 @@ fn describe_change(before: usize, after: usize) -> String {
         std::cmp::Ordering::Greater => format!("it played {} move(s)", after - before),
         std::cmp::Ordering::Less => format!("it took back {} move(s)", before - after),
         std::cmp::Ordering::Equal => {
-            "it took back moves and played others in their place".to_string()
+            "it played and took back moves, leaving the history as long as it was".to_string()
         }
     }
 }

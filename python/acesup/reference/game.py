@@ -70,12 +70,13 @@ class Game:
     share one: every method takes the game's lock.
     """
 
-    __slots__ = ("_pos", "_history", "_rng", "_legal", "_lock")
+    __slots__ = ("_pos", "_history", "_rng", "_legal", "_changes", "_lock")
 
     _pos: Position
     _history: list[tuple[Move, int]]  # each move played, with what Position.apply returned
     _rng: Rng  # the strategy stream
     _legal: list[Move] | None  # legal_moves() of this position, once asked for
+    _changes: int  # moves played or taken back since the game was made (an undo then a play counts two)
     _lock: threading.RLock  # held by every method that reads or changes the above (reentrant: they call each other)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -88,6 +89,7 @@ class Game:
         game._history = []
         game._rng = rng
         game._legal = None
+        game._changes = 0
         game._lock = threading.RLock()
         return game
 
@@ -229,6 +231,7 @@ class Game:
             raise IllegalMoveError(rulebook.illegal_reason(self._pos, move))
         self._history.append((move, self._pos.apply(move)))
         self._legal = None
+        self._changes += 1
 
     @_locked
     def undo(self) -> Move:
@@ -240,6 +243,7 @@ class Game:
         move, targets = self._history.pop()
         self._pos.unapply(move, targets)
         self._legal = None
+        self._changes += 1
         return move
 
     @_locked

@@ -95,17 +95,15 @@ class StrategyArg:
         The strategy returns a Move or a move text (as ``game.play`` takes). It
         may draw from the game's stream, nothing else: ``StrategyError`` naming
         the strategy, what it returned and the position when it returns
-        anything but a legal move, or plays or takes back moves itself (even an
-        ``undo()`` followed by a ``play()``); the game is then as the strategy
+        anything but a legal move, or plays or takes back moves itself (even a
+        ``play()`` then an ``undo()``, or the other way round); the game is then as the strategy
         left it. An exception raised by the strategy itself propagates unchanged.
         """
-        played = len(game.history)
-        # Every play makes a new history entry, so the last entry's identity
-        # tells an undo-and-replay from an untouched game, in constant time.
-        last = game._history[-1] if game._history else None
+        played, changes = len(game.history), game._changes
         answer = self.strategy(game)
-        now_last = game._history[-1] if game._history else None
-        if len(game.history) != played or now_last is not last:
+        # The count of plays and undos sees a play then an undo (or an undo then a
+        # play), which leave the history as long as it was.
+        if game._changes != changes:
             raise StrategyError(f"strategy {self.name!r} changed the game it was asked about "
                                 f"({_describe_change(played, len(game.history))}; it must return "
                                 f"a move, not play it), now at {game.to_str()!r}")
@@ -146,7 +144,7 @@ def _describe_change(before: int, after: int) -> str:
         return f"it played {after - before} move(s)"
     if after < before:
         return f"it took back {before - after} move(s)"
-    return "it took back moves and played others in their place"
+    return "it played and took back moves, leaving the history as long as it was"
 
 
 def strategy_arg(strategy: str | Strategy) -> StrategyArg:
