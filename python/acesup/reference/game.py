@@ -41,7 +41,7 @@ def _deck_arg(deck: str | Iterable[Card | str]) -> list[Card]:
     cards = []
     for position, item in enumerate(deck):
         if isinstance(item, str) or is_native(item, "Card"):
-            item = Card(str(item))
+            item = Card(item if isinstance(item, str) else str(item))  # Card reads a str's own characters
         elif not isinstance(item, Card):
             raise TypeError(f"deck[{position}] must be a Card or a card text, got {type(item).__name__}")
         cards.append(item)

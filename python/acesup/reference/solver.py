@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from ..arguments import U64, int_arg, native_game_error, rules_arg
+from ..arguments import U64, exact_str, int_arg, native_game_error, rules_arg
 from ..values import Frozen
 from .deals import kpat_arg, pysol_arg
 from .game import Game
@@ -273,7 +273,7 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
     """
     if not isinstance(deals, str):
         raise TypeError(f"deals must be 'kpat' or 'pysol', got {type(deals).__name__}")
-    deals = str(deals)  # a str subclass (NumPy's str_) as the str it holds
+    deals = exact_str(deals)
     if deals not in ("kpat", "pysol"):
         raise ValueError(f"deals must be 'kpat' or 'pysol', got {deals!r}")
     rules = rules_arg(rules, Rules, Rules.kpat() if deals == "kpat" else Rules.pysol())

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..display import stats_html
-from ..arguments import U64, int_arg
+from ..arguments import U64, exact_str, int_arg
 from ..values import Frozen
 
 __all__ = ["Stats"]
@@ -168,8 +168,7 @@ def _origin(strategy: object, rules: object, seed: object) -> tuple[tuple[str, o
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str or None, got {type(value).__name__}")
     seed = None if seed is None else int_arg(seed, "seed", 0, U64)
-    # A str subclass (NumPy's str_) as the str it holds.
-    strategy, rules = (None if value is None else str(value) for value in (strategy, rules))
+    strategy, rules = (exact_str(value) if isinstance(value, str) else None for value in (strategy, rules))
     return (("strategy", strategy), ("rules", rules), ("seed", seed))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..arguments import native_game_error
+from ..arguments import decimal_value, exact_str, native_game_error
 from ..errors import IllegalMoveError, MoveError, StrategyError
 from .cards import Card
 from .game import Game
@@ -160,7 +160,7 @@ def strategy_arg(strategy: str | Strategy) -> StrategyArg:
     if not isinstance(strategy, str):
         raise TypeError(f"strategy must be the name of a built-in or a callable strategy(game) -> Move, "
                         f"got {type(strategy).__name__}")
-    strategy = str(strategy)  # a str subclass (NumPy's str_) as the str it holds
+    strategy = exact_str(strategy)
     head, colon, tail = strategy.partition(":")
     name = head.strip().lower()
     factory = _BUILTINS.get(name)
@@ -189,7 +189,7 @@ class BuiltinStrategy:
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"strategy() takes the text of a built-in strategy, got {type(text).__name__}")
-        self.text = str(text)  # a str subclass (NumPy's str_) as the str it holds
+        self.text = exact_str(text)
         self._player = strategy_arg(self.text)
 
     def __call__(self, game: Game) -> Move | None:
@@ -471,11 +471,11 @@ def _count_parameter(name: str, key: str, text: str, largest: int) -> int:
     """Parameter ``key`` of strategy ``name`` as a count from 1 to ``largest``: ASCII
     digits only (leading zeros too), as the native engine reads it; else
     ``StrategyError``."""
-    if not (text.isascii() and text.isdigit() and len(text.lstrip("0")) <= len(str(largest))
-            and 1 <= int(text) <= largest):
+    count = decimal_value(text, largest + 1)
+    if count is None or count < 1:
         raise StrategyError(f"bad value {text!r} for parameter {key!r} of strategy {name!r}: "
                             f"expected an int from 1 to {largest}")
-    return int(text)
+    return count
 
 
 MAX_NODES = 2**64 - 1
