@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString};
 
-use crate::surrogates::text_of;
+use crate::surrogates::Text;
 
 /// `type(value).__name__`.
 pub fn type_name(value: &Bound<'_, PyAny>) -> String {
@@ -140,8 +140,16 @@ pub fn str_arg(
     value: &Bound<'_, PyAny>,
     message: impl FnOnce(String) -> String,
 ) -> PyResult<String> {
+    text_arg(value, message).map(Text::into_string)
+}
+
+/// A `str` argument kept exactly (a [`Text`]), or `TypeError` worded by `message(type name)`.
+pub fn text_arg(
+    value: &Bound<'_, PyAny>,
+    message: impl FnOnce(String) -> String,
+) -> PyResult<Text> {
     match value.cast::<PyString>() {
-        Ok(s) => text_of(s),
+        Ok(s) => Text::of(s),
         Err(_) => Err(PyTypeError::new_err(message(type_name(value)))),
     }
 }

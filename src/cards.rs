@@ -103,9 +103,14 @@ py_methods!(PyCard [value] {
         format!("Card('{}')", self.0)
     }
 
-    /// `format(card, "u")` is `T♦`; any other spec formats the canonical text as a str.
-    fn __format__<'py>(&self, py: Python<'py>, spec: &str) -> PyResult<Bound<'py, PyAny>> {
-        if spec == "u" {
+    /// `format(card, "u")` is `T♦`; any other spec, lone surrogates included,
+    /// formats the canonical text as a str does.
+    fn __format__<'py>(
+        &self,
+        py: Python<'py>,
+        spec: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if spec.to_cow().is_ok_and(|spec| spec == "u") {
             return Ok(PyString::new(py, &self.0.unicode()).into_any());
         }
         PyString::new(py, &self.0.to_string()).call_method1("__format__", (spec,))

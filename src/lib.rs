@@ -60,5 +60,19 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(solver::plain_solvability, m)?)?;
     m.add_function(wrap_pyfunction!(optimal::optimal, m)?)?;
+    name_classes_bare(m)
+}
+
+/// Python's own messages (`'<' not supported between instances of 'Card' and
+/// 'int'`) name a type by its C name, which PyO3 makes `acesup._core.Card`; the
+/// reference engine's classes are named `Card` there. Setting `__name__` (to the
+/// same name) makes the C name the bare one and keeps `__module__`, so `repr`,
+/// pickle and `acesup.arguments.is_native` see the same class.
+fn name_classes_bare(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    for (_, value) in m.dict() {
+        if let Ok(class) = value.cast::<pyo3::types::PyType>() {
+            class.setattr("__name__", class.name()?)?;
+        }
+    }
     Ok(())
 }

@@ -19,8 +19,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
 
 /// What `solve` found, an immutable value (docs/API.md, Solution).
-#[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solution")]
-#[derive(PartialEq, Eq, Hash)]
+#[pyclass(frozen, eq, module = "acesup._core", name = "Solution")]
+#[derive(PartialEq, Eq)]
 pub struct PySolution(solver::Solution);
 
 /// The Python `repr` of a solution: `Solution(winnable=True, moves=(Move.deal(),), nodes=3)`.
@@ -144,6 +144,13 @@ py_methods!(PySolution [value] {
         solution_repr(&self.0)
     }
 
+    /// The hash of `(winnable, move texts, nodes)`, as the reference engine's
+    /// Solution hashes: the two compare equal.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        let texts = PyTuple::new(py, self.0.moves.iter().map(|m| m.to_string()))?;
+        (self.0.winnable, texts, self.0.nodes).into_pyobject(py)?.hash()
+    }
+
     fn __str__(&self) -> String {
         self.0.to_string()
     }
@@ -162,8 +169,8 @@ py_methods!(PySolution [value] {
 
 /// How many deals of a batch can be won, an immutable value (docs/API.md,
 /// Solvability).
-#[pyclass(frozen, eq, hash, module = "acesup._core", name = "Solvability")]
-#[derive(PartialEq, Eq, Hash)]
+#[pyclass(frozen, eq, module = "acesup._core", name = "Solvability")]
+#[derive(PartialEq, Eq)]
 pub struct PySolvability(Solvability);
 
 py_methods!(PySolvability [value, summable] {
@@ -231,6 +238,13 @@ py_methods!(PySolvability [value, summable] {
 
     fn __repr__(&self) -> String {
         self.0.repr()
+    }
+
+    /// The hash of the counts, as the reference engine's Solvability hashes: the
+    /// two compare equal.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        let s = self.0;
+        (s.winnable, s.unwinnable, s.unresolved).into_pyobject(py)?.hash()
     }
 
     fn __str__(&self) -> String {

@@ -1,10 +1,10 @@
 //! `Stats`: score histograms with their figures, and per-game scores kept as
 //! `bytes` for NumPy to view.
 
-use crate::arguments::{int_object, repr, seed_arg, str_arg, type_name, value_error};
+use crate::arguments::{int_object, repr, seed_arg, text_arg, type_name, value_error};
 use crate::errors::OrPyErr;
 use crate::protocols::{display, py_methods};
-use crate::surrogates::text_of;
+use crate::surrogates::Text;
 use acesup::stats::{self, Stats, MAX_SCORES};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -25,8 +25,8 @@ pub struct PyStats {
 /// text or callable's name, the rules' R6.4 text, the master seed. Not part of `==`.
 #[derive(Clone, Default, PartialEq)]
 pub struct Origin {
-    pub strategy: Option<String>,
-    pub rules: Option<String>,
+    pub strategy: Option<Text>,
+    pub rules: Option<Text>,
     pub seed: Option<u64>,
 }
 
@@ -59,16 +59,16 @@ impl Origin {
 /// How `simulate` names its strategy argument in the Stats (`None`: left out):
 /// its text, or a callable's `__qualname__` (its repr when it has none), as
 /// `compare` names strategies.
-pub fn strategy_name(strategy: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+pub fn strategy_name(strategy: Option<&Bound<'_, PyAny>>) -> PyResult<Text> {
     let Some(strategy) = strategy else {
-        return Ok("random".to_string());
+        return Ok(Text::from("random".to_string()));
     };
     if let Ok(text) = strategy.cast::<PyString>() {
-        return text_of(text);
+        return Text::of(text);
     }
     match strategy.getattr_opt("__qualname__")? {
-        Some(name) if name.is_truthy()? => Ok(name.str()?.to_cow()?.into_owned()),
-        _ => repr(strategy),
+        Some(name) if name.is_truthy()? => Text::of(&name.str()?),
+        _ => repr(strategy).map(Text::from),
     }
 }
 
@@ -195,10 +195,10 @@ py_methods!(PyStats [value, summable, equatable] {
             }
             _ => PyStats::new_value(stats),
         };
-        let text = |value: Option<&Bound<'_, PyAny>>, name: &str| -> PyResult<Option<String>> {
+        let text = |value: Option<&Bound<'_, PyAny>>, name: &str| -> PyResult<Option<Text>> {
             value
                 .filter(|v| !v.is_none())
-                .map(|v| str_arg(v, |t| format!("{name} must be a str or None, got {t}")))
+                .map(|v| text_arg(v, |t| format!("{name} must be a str or None, got {t}")))
                 .transpose()
         };
         Ok(made.made_by(Origin {
@@ -308,7 +308,7 @@ py_methods!(PyStats [value, summable, equatable] {
         }
         for (name, text) in [("strategy", &self.origin.strategy), ("rules", &self.origin.rules)] {
             if let Some(text) = text {
-                fields.push(format!("{name}={}", repr(&PyString::new(py, text))?));
+                fields.push(format!("{name}={}", repr(text.to_py(py)?.as_any())?));
             }
         }
         if let Some(seed) = self.origin.seed {
@@ -319,14 +319,14 @@ py_methods!(PyStats [value, summable, equatable] {
 
     /// The strategy's text or callable's name, when `simulate` made these Stats.
     #[getter]
-    fn strategy(&self) -> Option<String> {
-        self.origin.strategy.clone()
+    fn strategy<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        self.origin.strategy.as_ref().map(|t| t.to_py(py)).transpose()
     }
 
     /// The rules' R6.4 text, when `simulate` made these Stats.
     #[getter]
-    fn rules(&self) -> Option<String> {
-        self.origin.rules.clone()
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        self.origin.rules.as_ref().map(|t| t.to_py(py)).transpose()
     }
 
     /// The master seed, when `simulate` made these Stats.
@@ -350,10 +350,10 @@ py_methods!(PyStats [value, summable, equatable] {
         py: Python<'py>,
     ) -> PyResult<(
         Bound<'py, PyType>,
-        (Bound<'py, PyTuple>, Option<Bound<'py, PyBytes>>, Option<String>, Option<String>, Option<u64>),
+        (Bound<'py, PyTuple>, Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyString>>, Option<Bound<'py, PyString>>, Option<u64>),
     )> {
         let scores = self.scores.as_ref().map(|b| b.bind(py).clone());
-        let Origin { strategy, rules, seed } = self.origin.clone();
-        Ok((py.get_type::<PyStats>(), (self.histogram(py)?, scores, strategy, rules, seed)))
+        let (strategy, rules) = (self.strategy(py)?, self.rules(py)?);
+        Ok((py.get_type::<PyStats>(), (self.histogram(py)?, scores, strategy, rules, self.origin.seed)))
     }
 });

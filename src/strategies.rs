@@ -12,6 +12,7 @@ use crate::moves::PyMove;
 use crate::protocols::py_methods;
 use crate::rules::rules_arg;
 use crate::stats::{strategy_name, Origin, PyStats};
+use crate::surrogates::{restore, text_of};
 use acesup::cancel;
 use acesup::game::Game;
 use acesup::simulate::{AskError, ChunkedRun, Pool};
@@ -210,7 +211,7 @@ pub fn simulate(
     };
     let origin = Origin {
         strategy: Some(name),
-        rules: Some(rules.to_string()),
+        rules: Some(rules.to_string().into()),
         seed: Some(seed),
     };
     Ok(PyStats::of_run(py, run.finish()).made_by(origin))
@@ -284,13 +285,13 @@ impl Asker<'_> {
             return Ok(mv.get().0);
         }
         if let Ok(text) = answer.cast::<PyString>() {
-            return acesup::Move::parse(&text.to_cow()?).map_err(|err| {
+            return acesup::Move::parse(&text_of(text)?).map_err(|err| {
                 let message = shown(py, game.to_text()).map(|position| {
                     format!(
                         "strategy {} returned {}, which is not a move text ({}), in position {position}",
                         self.name,
                         repr(&answer).unwrap_or_default(),
-                        err.message
+                        restore(err.message)
                     )
                 });
                 message.map_or_else(|err| err, StrategyError::new_err)
@@ -341,7 +342,7 @@ fn describe_change(before: usize, after: usize) -> String {
         std::cmp::Ordering::Greater => format!("it played {} move(s)", after - before),
         std::cmp::Ordering::Less => format!("it took back {} move(s)", before - after),
         std::cmp::Ordering::Equal => {
-            "it took back moves and played others in their place".to_string()
+            "it played and took back moves, leaving the history as long as it was".to_string()
         }
     }
 }

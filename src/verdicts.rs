@@ -2,7 +2,7 @@
 //! run's threads as a stream ([`acesup::stream`]), handed out as a Python iterator
 //! in the order of the numbers.
 
-use crate::arguments::{repr, type_name};
+use crate::arguments::{repr, text_arg, type_name};
 use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::OrPyErr;
 use crate::interrupt;
@@ -12,7 +12,7 @@ use acesup::solver;
 use acesup::stream::{Next, Stream};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyRange, PyString};
+use pyo3::types::PyRange;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,26 +27,24 @@ pub struct Program {
 
 /// `deals`: "kpat" or "pysol".
 pub fn program_arg(deals: &Bound<'_, PyAny>) -> PyResult<Program> {
-    let name = deals.cast::<PyString>().ok().map(|s| s.to_string());
-    match name.as_deref() {
-        Some("kpat") => Ok(Program {
+    // A str subclass (NumPy's str_) is read by the characters it holds.
+    let name = text_arg(deals, |t| {
+        format!("deals must be 'kpat' or 'pysol', got {t}")
+    })?;
+    match name.as_str() {
+        "kpat" => Ok(Program {
             deck: acesup::deals::deck_from_kpat,
             number: kpat_arg,
             rules: acesup::Rules::kpat(),
         }),
-        Some("pysol") => Ok(Program {
+        "pysol" => Ok(Program {
             deck: acesup::deals::deck_from_pysol,
             number: pysol_arg,
             rules: acesup::Rules::pysol(),
         }),
-        // A str subclass (NumPy's str_) is shown as the str it holds.
-        Some(_) => Err(PyValueError::new_err(format!(
+        _ => Err(PyValueError::new_err(format!(
             "deals must be 'kpat' or 'pysol', got {}",
-            repr(deals.str()?.as_any())?
-        ))),
-        None => Err(PyTypeError::new_err(format!(
-            "deals must be 'kpat' or 'pysol', got {}",
-            type_name(deals)
+            repr(name.to_py(deals.py())?.as_any())?
         ))),
     }
 }

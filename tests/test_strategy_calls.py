@@ -57,7 +57,7 @@ def test_an_undo_then_a_play_is_seen(engine, strategy):
         engine.simulate(3, strategy)
     message = str(info.value)
     assert strategy.__name__ in message
-    assert "took back moves and played others in their place" in message
+    assert "it played and took back moves, leaving the history as long as it was" in message
 
 
 def test_a_strategy_that_plays_is_named_for_what_it_did(engine):

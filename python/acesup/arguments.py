@@ -16,8 +16,8 @@ import re
 from collections.abc import Callable
 from typing import SupportsIndex, TypeVar
 
-__all__ = ["MAX_GAMES", "U64", "deal_range", "games_count", "int_arg", "int_at_least", "int_in_range",
-           "is_native", "native_game_error", "rules_arg"]
+__all__ = ["MAX_GAMES", "U64", "deal_range", "decimal_value", "exact_str", "games_count", "int_arg",
+           "int_at_least", "int_in_range", "is_native", "native_game_error", "rules_arg"]
 
 R = TypeVar("R")
 
@@ -42,6 +42,23 @@ def int_arg(value: object, name: str, low: int = 0, high: int | None = None,
     if value < low or (high is not None and value >= high):
         raise error(f"{name} must be {_requirement(low, high)}, got {value}")
     return value
+
+
+def exact_str(text: str) -> str:
+    """The characters of ``text`` as a plain str, those of a str subclass (NumPy's
+    ``str_``) included: what the native engine reads. ``str(text)`` would ask a
+    subclass's own ``__str__``, which may say something else."""
+    return str.__str__(text)
+
+
+def decimal_value(text: str, high: int) -> int | None:
+    """The number that ``text`` writes in ASCII decimal digits, when it is below
+    ``high``, as the native engine reads one (leading zeros, however many, are
+    fine: ``int()`` alone refuses more than 4,300 digits); None for any other text."""
+    digits = text.lstrip("0") or "0"
+    if text.isascii() and text.isdigit() and len(digits) <= len(str(high)) and int(digits) < high:
+        return int(digits)
+    return None
 
 
 def _requirement(low: int, high: int | None) -> str:

@@ -76,11 +76,13 @@ class Comparison:
         scores (``simulate(..., scores=True)``, shards added up in the same
         order), by strategy name: what ``compare`` returns once it has played.
 
-        ``ValueError`` when a Stats has no scores or they differ in number of
-        games; ``TypeError`` for a name that is not a str.
+        ``ValueError`` for no Stats, or when a Stats has no scores or they differ
+        in number of games; ``TypeError`` for a name that is not a str.
         """
         stats = dict(stats)
         names = list(stats)
+        if not names:
+            raise ValueError("Comparison.from_stats() needs the Stats of at least one strategy")
         _check_names(names)
         scores: dict[str, np.ndarray] = {}
         for name, one in stats.items():

@@ -9,6 +9,7 @@ number of cards it discarded. Needs ``pip install 'acesup[gym]'``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
@@ -17,6 +18,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .arguments import U64, int_arg
 from .display import game_svg
 from .encoding import Encoding, engine_module, engine_rules
 from .raster import game_rgb
@@ -35,6 +37,24 @@ def _observation_space(encoding: Encoding) -> spaces.Box:
     return spaces.Box(low, high, dtype=np.int8)
 
 
+def _reset_args(seed: object, options: object, names: tuple[str, ...]) -> Mapping[Any, Any]:
+    """``reset``'s seed and options checked before anything changes (a reset that
+    raises leaves the environment as it was): ``TypeError`` for a seed that is not
+    an int (bools included) or options that are not a dict, ``ValueError`` for a
+    seed outside ``[0, 2**64)`` or an option not in ``names``. Returns the options."""
+    if seed is not None:
+        int_arg(seed, "seed", high=U64)
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+    unknown = sorted(set(options) - set(names), key=repr)
+    if unknown:
+        allowed = f"the only one is {names[0]!r}" if names else "there are none"
+        raise ValueError(f"unknown reset options: {unknown} ({allowed})")
+    return options
+
+
 def _master_seed(rng: np.random.Generator) -> int:
     """A master seed drawn from the environment's generator (for reset() without a seed)."""
     return int(rng.integers(0, 2**63)) * 2 + int(rng.integers(0, 2))
@@ -51,7 +71,8 @@ class AcesUpEnv(gymnasium.Env):
     ``options={"game_index": i}`` deals game i. An illegal action ends the episode
     with ``info["illegal_action"] = True`` and reward 0 (``illegal_action="raise"``
     raises ``IllegalMoveError`` instead): the mask is in ``info["action_mask"]`` and
-    ``action_masks()``.
+    ``action_masks()``. After the episode ends, ``step`` raises ``RuntimeError``
+    until ``reset``; a ``reset`` with a bad seed or option raises and changes nothing.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array", "svg"], "render_fps": 4}
@@ -75,6 +96,7 @@ class AcesUpEnv(gymnasium.Env):
         self._index = 0
         self._game: Any = None
         self._legal: list[Any] = []
+        self._ended = False  # the episode ended with an illegal action (the game itself goes on)
 
     @property
     def rules(self) -> Any:
@@ -87,11 +109,11 @@ class AcesUpEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        index = _reset_args(seed, options, ("game_index",)).get("game_index")
+        if index is not None:
+            index = int_arg(index, "options['game_index']", high=U64)
         super().reset(seed=seed)
-        options = dict(options or {})
-        index = options.pop("game_index", None)
-        if options:
-            raise ValueError(f"unknown reset options: {sorted(options)} (the only one is 'game_index')")
+        self._ended = False
         if seed is not None or self._master is None:
             self._master = seed if seed is not None else _master_seed(self.np_random)
             self._index = 0
@@ -109,10 +131,13 @@ class AcesUpEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if not self._legal:
             raise RuntimeError("the game is over: call reset() to deal the next one")
+        if self._ended:
+            raise RuntimeError("the episode ended with an illegal action: call reset() to deal the next game")
         move = self._encoding.action_to_move(action)
         if move not in self._legal:
             if self.illegal_action == "raise":
                 self._game.play(move)  # raises IllegalMoveError with the R7 reason
+            self._ended = True
             return self._observation(), 0.0, True, False, self._info(illegal_action=True)
         before = self._game.score
         self._game.play(move)
@@ -193,9 +218,8 @@ class AcesUpVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        _reset_args(seed, options, ())
         super().reset(seed=seed)
-        if options:
-            raise ValueError(f"unknown reset options: {sorted(options)} (there are none)")
         start = 0
         if seed is not None or self._master is None:
             self._master = seed if seed is not None else _master_seed(self.np_random)

@@ -111,6 +111,7 @@ class AcesUpState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
+            self._check_chance(action)
             self.dealt.append(self.encoding.deck[action])
             self.pending -= 1
             if not self.pending:
@@ -147,6 +148,15 @@ class AcesUpState(pyspiel.State):
     def _unseen_codes(self) -> list[int]:
         seen = {card.index for card in self.dealt}
         return [code for code, card in enumerate(self.encoding.deck) if card.index not in seen]
+
+    def _check_chance(self, action: int) -> None:
+        """``ValueError``, before anything changes, unless ``action`` is the code of
+        a card that chance may still deal."""
+        deck = self.encoding.deck
+        if not 0 <= action < len(deck):
+            raise ValueError(f"chance action {action} is not a card: the card codes are 0 to {len(deck) - 1}")
+        if action not in self._unseen_codes():
+            raise ValueError(f"chance action {action} is {deck[action]}, which is already dealt")
 
     def _redeal(self) -> None:
         """Deals the Game anew from the cards drawn so far (the unseen ones after them

@@ -5,7 +5,10 @@ attribute changes, and copies that are the value itself."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
+
+from .arguments import is_native
 
 __all__ = ["Frozen", "Ordered"]
 
@@ -18,6 +21,9 @@ class Frozen:
 
     __slots__ = ()
     _key: object
+    # The _key of the native engine's value of the same name, for the types whose
+    # values compare equal across the engines (and hash alike); None for the others.
+    _native_key: Callable[[Any], object] | None = None
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -28,6 +34,9 @@ class Frozen:
     def __eq__(self, other: object) -> bool:
         if type(other) is type(self):
             return self._key == other._key
+        # Python asks this method for native == reference as well.
+        if self._native_key is not None and is_native(other, type(self).__name__):
+            return self._key == self._native_key(other)
         return NotImplemented
 
     def __hash__(self) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..arguments import int_arg
+from ..arguments import exact_str, int_arg
 from ..errors import CardError, DeckError
 from ..values import Ordered
 
@@ -45,7 +45,7 @@ class Card(Ordered):
         if not isinstance(text, str):
             hint = " (use Card.from_index for an index)" if isinstance(text, int) else ""
             raise TypeError(f"Card() takes a card text such as 'Td', got {type(text).__name__}{hint}")
-        text = str(text)  # a str subclass (NumPy's str_) as the str it holds
+        text = exact_str(text)
         stripped = text.strip()
         rank = _RANK_OF_TEXT.get(stripped[:-1])
         suit = _SUIT_OF_TEXT.get(stripped[-1:])

@@ -41,7 +41,7 @@ def _deck_arg(deck: str | Iterable[Card | str]) -> list[Card]:
     cards = []
     for position, item in enumerate(deck):
         if isinstance(item, str) or is_native(item, "Card"):
-            item = Card(str(item))
+            item = Card(item if isinstance(item, str) else str(item))  # Card reads a str's own characters
         elif not isinstance(item, Card):
             raise TypeError(f"deck[{position}] must be a Card or a card text, got {type(item).__name__}")
         cards.append(item)
@@ -70,12 +70,13 @@ class Game:
     share one: every method takes the game's lock.
     """
 
-    __slots__ = ("_pos", "_history", "_rng", "_legal", "_lock")
+    __slots__ = ("_pos", "_history", "_rng", "_legal", "_changes", "_lock")
 
     _pos: Position
     _history: list[tuple[Move, int]]  # each move played, with what Position.apply returned
     _rng: Rng  # the strategy stream
     _legal: list[Move] | None  # legal_moves() of this position, once asked for
+    _changes: int  # moves played or taken back since the game was made (an undo then a play counts two)
     _lock: threading.RLock  # held by every method that reads or changes the above (reentrant: they call each other)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -88,6 +89,7 @@ class Game:
         game._history = []
         game._rng = rng
         game._legal = None
+        game._changes = 0
         game._lock = threading.RLock()
         return game
 
@@ -229,6 +231,7 @@ class Game:
             raise IllegalMoveError(rulebook.illegal_reason(self._pos, move))
         self._history.append((move, self._pos.apply(move)))
         self._legal = None
+        self._changes += 1
 
     @_locked
     def undo(self) -> Move:
@@ -240,6 +243,7 @@ class Game:
         move, targets = self._history.pop()
         self._pos.unapply(move, targets)
         self._legal = None
+        self._changes += 1
         return move
 
     @_locked

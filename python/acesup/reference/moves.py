@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..arguments import U64, int_arg, is_native
+from ..arguments import U64, exact_str, int_arg, is_native
 from ..errors import MoveError
 from ..values import Ordered
 
@@ -77,7 +77,7 @@ class Move(Ordered):
         ``TypeError`` for a non-string."""
         if not isinstance(text, str):
             raise TypeError(f"a move text must be a str, got {type(text).__name__}")
-        text = str(text)  # a str subclass (NumPy's str_) as the str it holds
+        text = exact_str(text)
         match = _MOVE_TEXT.fullmatch(text.strip())
         if match is None:
             raise MoveError(f"not a move: {text!r} (expected d<pile>, f<src>><dst>, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..arguments import exact_str
 from ..errors import CardError, PositionError, RulesError
 from .cards import Card, card_set_problem
 from .moves import Move
@@ -79,7 +80,7 @@ class Position:
         """
         if not isinstance(text, str):
             raise TypeError(f"a position text must be a str, got {type(text).__name__}")
-        text = str(text)  # a str subclass (NumPy's str_) as the str it holds
+        text = exact_str(text)
         fields = text.split()
         if len(fields) != 4:
             raise PositionError(f"a position has 4 fields (piles, stock, discards, rules) "

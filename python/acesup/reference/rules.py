@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from ..arguments import decimal_value, exact_str
 from ..errors import RulesError
 from ..values import Frozen
 from .cards import ACE, ALL_CARDS, KING, SUIT_NAMES, SUITS, Card
@@ -105,8 +106,8 @@ class Rules(Frozen):
     def __init__(self, *, fill: str = "top", deal: str = "free", relocate_single: bool = False,
                  ace_high: bool = True, piles: int = 4, suits: int = 4, ranks: int = 13,
                  deal_to: str = "all") -> None:
-        # A str subclass (NumPy's str_) as the str it holds, in the checks and the value.
-        values: tuple[object, ...] = tuple(str(value) if isinstance(value, str) else value for value in
+        # A str subclass (NumPy's str_) as the characters it holds, in the checks and the value.
+        values: tuple[object, ...] = tuple(exact_str(value) if isinstance(value, str) else value for value in
                                            (fill, deal, relocate_single, ace_high, piles, suits, ranks, deal_to))
         for name, value in zip(_OPTIONS, values):
             _check_option(name, value)
@@ -180,7 +181,7 @@ class Rules(Frozen):
         """
         if not isinstance(name, str):
             raise TypeError(f"a preset name must be a str, got {type(name).__name__}")
-        name = str(name)  # a str subclass (NumPy's str_) as the str it holds
+        name = exact_str(name)
         options = _PRESETS.get(name.strip().lower())
         if options is None:
             raise RulesError(f"unknown rules preset {name!r}: expected one of {_one_of(_PRESETS)}")
@@ -200,7 +201,7 @@ class Rules(Frozen):
         """
         if not isinstance(text, str):
             raise TypeError(f"Rules.parse() takes a str, got {type(text).__name__}")
-        text = str(text)  # a str subclass (NumPy's str_) as the str it holds
+        text = exact_str(text)
         items = [item.strip() for item in text.split(",")]
         if items == [""]:
             return cls()
@@ -271,11 +272,11 @@ def _option_from_text(name: str, value: str) -> Any:
         return _BOOL_TEXT[value]
     if name in _INTS:
         # ASCII digits only (int() accepts more than R6.4 does), and a number that
-        # fits in 64 bits, as the native engine reads it; leading zeros are fine.
-        digits = value.lstrip("0") or "0"  # int() refuses more than 4,300 digits, zeros too
-        if not (value.isascii() and value.isdigit() and len(digits) <= 19 and int(digits) < 2**63):
+        # fits in 64 bits, as the native engine reads it.
+        number = decimal_value(value, 2**63)
+        if number is None:
             raise _int_option_error(name, value)
-        return int(digits)
+        return number
     return value
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
-from ..arguments import U64, int_arg, native_game_error, rules_arg
+from ..arguments import U64, exact_str, int_arg, native_game_error, rules_arg
 from ..values import Frozen
 from .deals import kpat_arg, pysol_arg
 from .game import Game
@@ -57,7 +58,7 @@ class Solution(Frozen):
             raise ValueError(f"a solution with winnable={winnable!r} has no moves, got {len(line)}")
         nodes = int_arg(nodes, "nodes")
         for name, value in (("winnable", winnable), ("moves", line), ("nodes", nodes),
-                            ("_key", (winnable, line, nodes))):
+                            ("_key", (winnable, tuple(map(str, line)), nodes))):
             object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
@@ -67,6 +68,12 @@ class Solution(Frozen):
         verdict = {True: "winnable", False: "unwinnable", None: "unresolved"}[self.winnable]
         line = f": {' '.join(map(str, self.moves))}" if self.moves else ""
         return f"{verdict} ({self.nodes} nodes){line}"
+
+    @staticmethod
+    def _native_key(native: Any) -> object:
+        """The _key of a native Solution (moves by their text, so that hash(_key)
+        is the native engine's hash too)."""
+        return native.winnable, tuple(map(str, native.moves)), native.nodes
 
     def __reduce__(self) -> tuple[type[Solution], tuple[bool | None, tuple[Move, ...], int]]:
         return Solution, (self.winnable, self.moves, self.nodes)
@@ -107,6 +114,11 @@ class Solvability(Frozen):
         for name, value in (("games", games), ("winnable", counts[0]), ("unwinnable", counts[1]),
                             ("unresolved", counts[2]), ("rate", rate), ("ci95", ci95), ("_key", counts)):
             object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _native_key(native: Any) -> object:
+        """The _key of a native Solvability: its counts, whose hash is its hash."""
+        return native.winnable, native.unwinnable, native.unresolved
 
     @classmethod
     def empty(cls) -> Solvability:
@@ -261,7 +273,7 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
     """
     if not isinstance(deals, str):
         raise TypeError(f"deals must be 'kpat' or 'pysol', got {type(deals).__name__}")
-    deals = str(deals)  # a str subclass (NumPy's str_) as the str it holds
+    deals = exact_str(deals)
     if deals not in ("kpat", "pysol"):
         raise ValueError(f"deals must be 'kpat' or 'pysol', got {deals!r}")
     rules = rules_arg(rules, Rules, Rules.kpat() if deals == "kpat" else Rules.pysol())

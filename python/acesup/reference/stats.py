@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..display import stats_html
-from ..arguments import U64, int_arg, is_native
+from ..arguments import U64, exact_str, int_arg
 from ..values import Frozen
 
 __all__ = ["Stats"]
@@ -99,15 +99,11 @@ class Stats(Frozen):
                             *_origin(strategy, rules, seed)):
             object.__setattr__(self, name, value)
 
-    def __eq__(self, other: object) -> bool:
-        """The same games with the same recorded scores, the native engine's Stats
-        too (Python asks this method for ``native == reference`` as well)."""
-        if is_native(other, "Stats"):
-            native: Any = other  # acesup._core.Stats, recognised without importing it
-            return self._key == (native.histogram, None if native.scores is None else native.scores.tobytes())
-        return super().__eq__(other)
-
-    __hash__ = Frozen.__hash__  # hash(_key), as the native engine's hash
+    @staticmethod
+    def _native_key(native: Any) -> object:
+        """The _key of a native Stats: equal for the same games with the same
+        recorded scores, and hash(_key) is the native engine's hash."""
+        return native.histogram, None if native.scores is None else native.scores.tobytes()
 
     @classmethod
     def empty(cls) -> Stats:
@@ -172,8 +168,7 @@ def _origin(strategy: object, rules: object, seed: object) -> tuple[tuple[str, o
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str or None, got {type(value).__name__}")
     seed = None if seed is None else int_arg(seed, "seed", 0, U64)
-    # A str subclass (NumPy's str_) as the str it holds.
-    strategy, rules = (None if value is None else str(value) for value in (strategy, rules))
+    strategy, rules = (exact_str(value) if isinstance(value, str) else None for value in (strategy, rules))
     return (("strategy", strategy), ("rules", rules), ("seed", seed))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..arguments import native_game_error
+from ..arguments import decimal_value, exact_str, native_game_error
 from ..errors import IllegalMoveError, MoveError, StrategyError
 from .cards import Card
 from .game import Game
@@ -95,17 +95,15 @@ class StrategyArg:
         The strategy returns a Move or a move text (as ``game.play`` takes). It
         may draw from the game's stream, nothing else: ``StrategyError`` naming
         the strategy, what it returned and the position when it returns
-        anything but a legal move, or plays or takes back moves itself (even an
-        ``undo()`` followed by a ``play()``); the game is then as the strategy
+        anything but a legal move, or plays or takes back moves itself (even a
+        ``play()`` then an ``undo()``, or the other way round); the game is then as the strategy
         left it. An exception raised by the strategy itself propagates unchanged.
         """
-        played = len(game.history)
-        # Every play makes a new history entry, so the last entry's identity
-        # tells an undo-and-replay from an untouched game, in constant time.
-        last = game._history[-1] if game._history else None
+        played, changes = len(game.history), game._changes
         answer = self.strategy(game)
-        now_last = game._history[-1] if game._history else None
-        if len(game.history) != played or now_last is not last:
+        # The count of plays and undos sees a play then an undo (or an undo then a
+        # play), which leave the history as long as it was.
+        if game._changes != changes:
             raise StrategyError(f"strategy {self.name!r} changed the game it was asked about "
                                 f"({_describe_change(played, len(game.history))}; it must return "
                                 f"a move, not play it), now at {game.to_str()!r}")
@@ -146,7 +144,7 @@ def _describe_change(before: int, after: int) -> str:
         return f"it played {after - before} move(s)"
     if after < before:
         return f"it took back {before - after} move(s)"
-    return "it took back moves and played others in their place"
+    return "it played and took back moves, leaving the history as long as it was"
 
 
 def strategy_arg(strategy: str | Strategy) -> StrategyArg:
@@ -162,7 +160,7 @@ def strategy_arg(strategy: str | Strategy) -> StrategyArg:
     if not isinstance(strategy, str):
         raise TypeError(f"strategy must be the name of a built-in or a callable strategy(game) -> Move, "
                         f"got {type(strategy).__name__}")
-    strategy = str(strategy)  # a str subclass (NumPy's str_) as the str it holds
+    strategy = exact_str(strategy)
     head, colon, tail = strategy.partition(":")
     name = head.strip().lower()
     factory = _BUILTINS.get(name)
@@ -191,7 +189,7 @@ class BuiltinStrategy:
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"strategy() takes the text of a built-in strategy, got {type(text).__name__}")
-        self.text = str(text)  # a str subclass (NumPy's str_) as the str it holds
+        self.text = exact_str(text)
         self._player = strategy_arg(self.text)
 
     def __call__(self, game: Game) -> Move | None:
@@ -473,11 +471,11 @@ def _count_parameter(name: str, key: str, text: str, largest: int) -> int:
     """Parameter ``key`` of strategy ``name`` as a count from 1 to ``largest``: ASCII
     digits only (leading zeros too), as the native engine reads it; else
     ``StrategyError``."""
-    if not (text.isascii() and text.isdigit() and len(text.lstrip("0")) <= len(str(largest))
-            and 1 <= int(text) <= largest):
+    count = decimal_value(text, largest + 1)
+    if count is None or count < 1:
         raise StrategyError(f"bad value {text!r} for parameter {key!r} of strategy {name!r}: "
                             f"expected an int from 1 to {largest}")
-    return int(text)
+    return count
 
 
 MAX_NODES = 2**64 - 1
