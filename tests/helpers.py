@@ -20,7 +20,8 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parent.parent  # the checkout: tests/ is its child
+DATA = ROOT / "tests" / "data"
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

@@ -8,16 +8,15 @@ import copy
 import pickle
 import random
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import engines_with, family_rules, load_engine, rule_options
+from helpers import ROOT, engines_with, family_rules, load_engine, rule_options
 
-BATCH_MD = Path(__file__).parent.parent / "docs" / "BATCH.md"
+BATCH_MD = ROOT / "docs" / "BATCH.md"
 
 ENGINES_WITH_BATCH = engines_with("Batch")
 

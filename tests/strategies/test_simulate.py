@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from helpers import RULE_OPTIONS, random_strategy_histogram, random_strategy_moves, rules_text
+from helpers import ROOT, RULE_OPTIONS, random_strategy_histogram, random_strategy_moves, rules_text
 
 Z = 1.959963984540054
 
@@ -249,9 +249,8 @@ def test_the_before_and_after_script_times_each_build_by_turns(capsys):
     a line per build, the first the yardstick of the ratios."""
     import runpy
     import sys
-    from pathlib import Path
 
-    script = runpy.run_path(str(Path(__file__).parents[1] / "scripts" / "bench_simulate.py"))
+    script = runpy.run_path(str(ROOT / "scripts" / "bench_simulate.py"))
     assert script["main"](["--games", "2000", "--rounds", "2", "--against", sys.executable]) == 0
     first, second = capsys.readouterr().out.splitlines()
     assert first.startswith(f"{sys.executable}  wall: best ") and second.startswith(f"{sys.executable}  wall: ")

@@ -29,10 +29,10 @@ import pytest
 import importlib
 
 import acesup.reference as reference
+from helpers import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
-RUST = REPO / "crates" / "acesup" / "src"
-BINDINGS = REPO / "src"
+RUST = ROOT / "crates" / "acesup" / "src"
+BINDINGS = ROOT / "src"
 PYTHON = Path(reference.__file__).resolve().parent
 
 needs_source = pytest.mark.skipif(not RUST.is_dir(), reason=f"the Rust source tree {RUST} is absent")
