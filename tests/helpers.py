@@ -335,6 +335,12 @@ def play_in_lockstep(engine_a, a, engine_b, b, path, wellformed):
         assert a.to_str() == b.to_str()
 
 
+def other_engine(engine):
+    """The engine that ``engine`` is not: the reference for the native one and the
+    native one for the reference, to hand one engine's values to the other."""
+    return load_engine("reference" if engine is load_engine("native") else "native")
+
+
 def engines_with(name):
     """The engines (ids of ENGINES) whose module has ``name``: the Batch-based tests
     run on these only while the native Batch is being written. An engine that does

@@ -44,7 +44,7 @@ def test_the_engines_agree_on_small_layouts(rules):
 def test_small_values_are_pinned():
     # Four suits of two ranks: 19 deals in 35 are won by perfect play.
     assert acesup.optimal(acesup.Rules(suits=4, ranks=2)) == Fraction(19, 35)
-    # With fewer than four suits perfect play always wins these small decks (issue 12).
+    # With fewer than four suits perfect play always wins these small decks.
     for suits, ranks in [(2, 4), (2, 5), (3, 3), (3, 4)]:
         assert acesup.optimal(acesup.Rules(suits=suits, ranks=ranks)) == 1
 

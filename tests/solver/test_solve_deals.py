@@ -1,5 +1,5 @@
 """``solve_deals``: the verdicts on a range (or a list) of kpat or PySolFC deal numbers, in
-both engines, streamed in the order of the numbers (issue 10 item 3)."""
+both engines, streamed in the order of the numbers."""
 
 from __future__ import annotations
 
