@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from ..errors import RulesError
-from ..values import Frozen
+from .values import Frozen
 from .cards import ACE, ALL_CARDS, KING, SUIT_NAMES, SUITS, Card
 from .moves import Move
 

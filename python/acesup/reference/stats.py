@@ -11,7 +11,7 @@ import numpy as np
 
 from ..display import stats_html
 from ..arguments import U64, int_arg, is_native
-from ..values import Frozen
+from .values import Frozen
 
 __all__ = ["Stats"]
 
