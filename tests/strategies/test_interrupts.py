@@ -1,9 +1,10 @@
 """Interrupting and nesting runs: no strategy can crash the interpreter by
-re-entering ``simulate``, Ctrl-C ends any run, or any decision of a built-in
-called directly, within half a second, a long run or decision lets other Python
-threads run, and ``solve_deals``' threads stop when its iterator is dropped or
-interrupted. Each case runs in a subprocess, so that a crash or a hang fails its
-test instead of killing pytest."""
+re-entering ``simulate``; Ctrl-C ends any run, or any decision of a built-in
+called directly, within half a second; a long run or decision lets other Python
+threads run, and one that the native engine starts again on a thread of its own
+gives what an uncut one gives; ``solve_deals``' threads stop when its iterator is
+dropped or interrupted. Each case runs in a subprocess, so that a crash or a hang
+fails its test instead of killing pytest."""
 
 from __future__ import annotations
 
