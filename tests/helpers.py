@@ -20,7 +20,8 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parent.parent  # the checkout: tests/ is its child
+DATA = ROOT / "tests" / "data"
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -332,6 +333,12 @@ def play_in_lockstep(engine_a, a, engine_b, b, path, wellformed):
     while b.history:
         assert str(a.undo()) == str(b.undo())
         assert a.to_str() == b.to_str()
+
+
+def other_engine(engine):
+    """The engine that ``engine`` is not: the reference for the native one and the
+    native one for the reference, to hand one engine's values to the other."""
+    return load_engine("reference" if engine is load_engine("native") else "native")
 
 
 def engines_with(name):

@@ -4,8 +4,8 @@ numbers, and outputs of CPython's Mersenne Twister (docs/RULES.md R8).
     python tests/data/make_deal_vectors.py      (needs pysol_cards: pip install pysol_cards)
 
 Nothing here uses acesup. The decks come from pysol_cards' own generators driven
-the way PySolFC's game drives them (tests/test_deals.py explains that order), the
-MT19937 outputs from CPython's ``random.Random``. tests/test_deals.py checks the
+the way PySolFC's game drives them (tests/rules/test_deals.py explains that order), the
+MT19937 outputs from CPython's ``random.Random``. tests/rules/test_deals.py checks the
 "kpat" and "freecell" entries against the vectors printed in kpat's and
 pysol_cards' own tests; both engines' tests (pytest and cargo) read this file.
 

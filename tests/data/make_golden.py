@@ -9,7 +9,7 @@ start=k, rules=rules)`` plays it too. The moves are chosen as docs/RNG.md descri
 the random strategy: the first legal discard if any, else ``moves[game.randbelow(len(moves))]``.
 
 Uses the reference engine. Only rerun it after a deliberate change to the rules or
-the generator, and review the diff: tests/test_golden.py holds both engines to it.
+the generator, and review the diff: tests/rules/test_golden.py holds both engines to it.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..arguments import exact_str, int_arg
 from ..errors import CardError, DeckError
-from ..values import Ordered
+from .values import Ordered
 
 __all__ = ["Card", "parse_cards", "check_deck", "card_set_problem", "SUIT_NAMES", "RANKS", "SUITS", "ALL_CARDS"]
 

@@ -11,7 +11,7 @@ import re
 
 from ..arguments import U64, exact_str, int_arg, is_native
 from ..errors import MoveError
-from ..values import Ordered
+from .values import Ordered
 
 __all__ = ["Move", "MAX_PILES", "move_arg"]
 

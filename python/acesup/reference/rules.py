@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..arguments import decimal_value, exact_str
 from ..errors import RulesError
-from ..values import Frozen
+from .values import Frozen
 from .cards import ACE, ALL_CARDS, KING, SUIT_NAMES, SUITS, Card
 from .moves import Move
 

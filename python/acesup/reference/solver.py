@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ..arguments import U64, exact_str, int_arg, native_game_error, rules_arg
-from ..values import Frozen
+from .values import Frozen
 from .deals import kpat_arg, pysol_arg
 from .game import Game
 from .moves import Move, move_arg

@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..display import stats_html
-from ..arguments import U64, exact_str, int_arg
-from ..values import Frozen
+from ..arguments import U64, exact_str, int_arg, is_native
+from .values import Frozen
 
 __all__ = ["Stats"]
 

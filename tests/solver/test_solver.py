@@ -174,6 +174,12 @@ def test_solve_checks_its_arguments(engine):
     assert engine.solve(game, node_limit=10**30, time_limit=math.inf) == engine.solve(game)
 
 
+def test_a_time_limit_past_the_floats_is_no_limit(engine):
+    game = engine.Game.from_seed(1)
+    assert engine.solve(game, time_limit=10**400) == engine.solve(game)
+    assert engine.solvability(2, time_limit=10**400).unresolved == 0
+
+
 def test_solve_does_not_change_the_game(engine):
     game = engine.Game.from_seed(engine.game_seed(3, 1), engine.Rules.easy())
     game.play(game.legal_moves()[0])

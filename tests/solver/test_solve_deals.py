@@ -1,5 +1,5 @@
 """``solve_deals``: the verdicts on a range (or a list) of kpat or PySolFC deal numbers, in
-both engines, streamed in the order of the numbers (issue 10 item 3)."""
+both engines, streamed in the order of the numbers."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 import pytest
 
 import acesup
+from helpers import ROOT
 
 # Rules under which the reference's plain search settles these deals in moments.
 QUICK = "fill=top,deal=free,relocate_single=true,ace_high=true"
@@ -164,9 +165,8 @@ def test_the_share_script_settles_in_rounds_what_each_limit_settles(capsys):
     1-100000: after each round, the counts that solve_deals gives at that limit over the
     whole range, though only the deals still open are solved again."""
     import runpy
-    from pathlib import Path
 
-    script = runpy.run_path(str(Path(__file__).parents[1] / "scripts" / "kpat_share.py"))
+    script = runpy.run_path(str(ROOT / "scripts" / "kpat_share.py"))
     limits = [30, 3000, 10**5]
     script["main"](["--kpat", "1-40", "--limits", ",".join(map(str, limits)), "--threads", "2"])
     lines = capsys.readouterr().out.splitlines()

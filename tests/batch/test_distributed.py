@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import acesup
 from acesup import distributed
+from helpers import ROOT
 
 dask_distributed = pytest.importorskip("dask.distributed")
 
@@ -78,7 +78,7 @@ def test_the_documented_example_runs_as_a_script(tmp_path):
     """docs/DISTRIBUTED.md's first example, pasted into a file and run: a local
     cluster starts worker processes that import the script again, which only its
     ``if __name__ == "__main__":`` guard makes work."""
-    doc = (Path(__file__).parents[1] / "docs" / "DISTRIBUTED.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "DISTRIBUTED.md").read_text(encoding="utf-8")
     example = re.search(r"```python\n(.*?)```", doc, flags=re.S)[1]
     assert 'if __name__ == "__main__":' in example
     script = tmp_path / "example.py"

@@ -292,7 +292,8 @@ def test_lone_surrogates(text, call):
 
 
 def test_lone_surrogate_examples():
-    """The cases of issue 9 item 7, each with its specific error."""
+    """A lone surrogate given to each call that takes a text: the same error in both
+    engines, a Card's naming the text by its escape."""
     for call in SURROGATE_CALLS:
         same_error(lambda: SURROGATE_CALLS[call](acesup, "\udcff"), lambda: SURROGATE_CALLS[call](ref, "\udcff"))
     import acesup.errors as errors

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import acesup.errors as errors
-from helpers import ALL_CARDS, position, rules_text
+from helpers import ALL_CARDS, other_engine, position, rules_text
 
 
 @pytest.fixture()
@@ -295,6 +295,20 @@ def test_move_arguments_of_a_wrong_type(engine, build):
 @pytest.mark.parametrize("value", [None, 3, 1.5, ("d", 1), b"d1"])
 def test_play_of_a_wrong_type(engine, game, value):
     assert_unchanged(game, lambda g: g.play(value), TypeError)
+
+
+def test_the_other_engines_game_is_refused_by_name(engine):
+    import acesup
+    other = other_engine(engine)
+    words = ("a reference-engine Game was given to the native engine" if engine is acesup
+             else "a native-engine Game was given to the reference engine")
+    with pytest.raises(TypeError, match=words):
+        engine.solve(other.Game.from_seed(1))
+    # A built-in strategy object asked about the other engine's game, or played by its simulate.
+    with pytest.raises(TypeError, match=f"strategy: {words}"):
+        engine.strategy("greedy")(other.Game.from_seed(1))
+    with pytest.raises(TypeError, match=f"strategy: {words}"):
+        other.simulate(2, engine.strategy("greedy"))
 
 
 # --- positions ---------------------------------------------------------------------------

@@ -7,13 +7,12 @@ import ast
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import acesup
+from helpers import ROOT
 
-ROOT = Path(__file__).parents[1]
 PACKAGE = ROOT / "python" / "acesup"
 
 

@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from helpers import RULE_OPTIONS, STANDARD_TEXT, all_cards_of, position, rules_text, ALL_CARDS
+from helpers import RULE_OPTIONS, STANDARD_TEXT, all_cards_of, other_engine, position, rules_text, ALL_CARDS
 
 import acesup.errors as errors
 
@@ -269,6 +269,15 @@ def test_move_value_semantics(engine):
         M.discard(1).pile = 2
 
 
+def test_move_indices_are_below_2_64(engine):
+    message = "index must be a non-negative int below 2\\*\\*64, got 18446744073709551616"
+    with pytest.raises(errors.MoveError, match=message):
+        engine.Move.fill(0, 1, 2**64)
+    with pytest.raises(errors.MoveError, match=message):
+        engine.Move.parse("f2:18446744073709551616>0")
+    assert engine.Move.fill(0, 1, 2**64 - 1).index == 2**64 - 1
+
+
 # --- Rules ----------------------------------------------------------------------------
 
 
@@ -288,6 +297,22 @@ def test_rules_text_repr_pickle(engine, options):
 def test_rules_repr_examples(engine):
     assert repr(engine.Rules()) == "Rules()"
     assert repr(engine.Rules(fill="ace", deal="stuck")) == "Rules(fill='ace', deal='stuck')"
+
+
+# --- values of one engine given to the other ----------------------------------------
+
+
+def test_the_other_engines_move_rules_and_cards_are_taken_by_their_text(engine):
+    other = other_engine(engine)
+    game = engine.Game.from_seed(5)
+    move = game.legal_moves()[0]
+    assert game.is_legal(other.Move.parse(str(move)))
+    game.play(other.Move.parse(str(move)))
+    assert game.history == (move,)
+    rules = other.Rules(fill="any", piles=5)
+    assert engine.Game.from_seed(5, rules).rules == engine.Rules(fill="any", piles=5)
+    deck = [other.Card(str(card)) for card in engine.deck_from_seed(9)]
+    assert engine.Game.from_deck(deck) == engine.Game.from_seed(9)
 
 
 # --- threads ---------------------------------------------------------------------------

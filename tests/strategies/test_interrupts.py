@@ -1,7 +1,10 @@
-"""Control over runs (issue 9, items 1-3): no strategy can crash the interpreter by
-re-entering ``simulate``, and Ctrl-C ends any run, or any decision of a built-in
-called directly, within half a second. Each case runs in a subprocess, so that a
-crash or a hang fails its test instead of killing pytest."""
+"""Interrupting and nesting runs: no strategy can crash the interpreter by
+re-entering ``simulate``; Ctrl-C ends any run, or any decision of a built-in
+called directly, within half a second; a long run or decision lets other Python
+threads run, and one that the native engine starts again on a thread of its own
+gives what an uncut one gives; ``solve_deals``' threads stop when its iterator is
+dropped or interrupted. Each case runs in a subprocess, so that a crash or a hang
+fails its test instead of killing pytest."""
 
 from __future__ import annotations
 
@@ -99,7 +102,7 @@ def test_a_long_builtin_decision_lets_other_threads_run(engine):
     runs_beside(decide, game, at_least=0.3)
 
 
-# --- Ctrl-C within half a second (issue 9, items 2 and 3) ------------------------------------
+# --- Ctrl-C within half a second -------------------------------------------------------------
 
 # A run in a child process, sent SIGINT by a timer thread once its work is under way:
 # it prints how long after the signal the run ended, and then what `after` prints.

@@ -15,7 +15,7 @@ import pytest
 
 import acesup
 import acesup.reference as ref
-from helpers import ctrl_c_after
+from helpers import ROOT, ctrl_c_after
 
 # Small layouts whose optimum is not 1, and some that are, under each option:
 # the reference does each within seconds.
@@ -44,7 +44,7 @@ def test_the_engines_agree_on_small_layouts(rules):
 def test_small_values_are_pinned():
     # Four suits of two ranks: 19 deals in 35 are won by perfect play.
     assert acesup.optimal(acesup.Rules(suits=4, ranks=2)) == Fraction(19, 35)
-    # With fewer than four suits perfect play always wins these small decks (issue 12).
+    # With fewer than four suits perfect play always wins these small decks.
     for suits, ranks in [(2, 4), (2, 5), (3, 3), (3, 4)]:
         assert acesup.optimal(acesup.Rules(suits=suits, ranks=ranks)) == 1
 
@@ -175,9 +175,8 @@ def test_the_frontier_script_prints_finished_and_stopped_layouts(capsys):
     """scripts/optimal_frontier.py, which regenerates RESULTS.md's frontier: a layout
     that finishes gets its exact value, one stopped at its timeout how far it got."""
     import runpy
-    from pathlib import Path
 
-    script = runpy.run_path(str(Path(__file__).parents[1] / "scripts" / "optimal_frontier.py"))
+    script = runpy.run_path(str(ROOT / "scripts" / "optimal_frontier.py"))
     assert script["main"](["suits=4,ranks=2", "--threads", "1", "--timeout", "60"]) == 0
     header, rule, finished = capsys.readouterr().out.splitlines()
     assert header.startswith("| layout | optimum |") and rule.startswith("| --- |")

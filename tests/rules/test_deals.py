@@ -37,7 +37,7 @@ def kpat_text(card):
 # --- the vectors of the programs' own tests ---------------------------------------
 
 
-def test_kpat_seed_1_as_the_issue_quotes_kpats_test(engine):
+def test_kpat_seed_1_as_kpats_own_test_lists_it(engine):
     # kpat autotests/shuffle_test.cpp, shuffle_seed1: the list before the deal; the
     # talon is dealt from its end, so pile 0 gets the last card.
     shuffled = ("6H 2H 9C 6S TC 8C 3D 6C QS 8D 8S 6D 7D JH 2C 8H TH 4S TD 3S 7S 4D AC 4H QH TS 5C 4C 3C "

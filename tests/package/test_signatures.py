@@ -1,7 +1,7 @@
-"""The native engine's classes, methods and functions show their real signatures
-(issue 9 item 13): ``inspect.signature`` works on each and gives the reference
-engine's, parameter for parameter (names, kinds, defaults), so that ``help()``
-reads the same in both engines."""
+"""The native engine's classes, methods and functions show their real signatures:
+``inspect.signature`` works on each and gives the reference engine's, parameter
+for parameter (names, kinds, defaults), so that ``help()`` reads the same in both
+engines."""
 
 from __future__ import annotations
 

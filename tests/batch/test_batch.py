@@ -8,16 +8,16 @@ import copy
 import pickle
 import random
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import engines_with, family_rules, load_engine, rule_options
+from acesup.resources import available_memory
+from helpers import ROOT, engines_with, family_rules, load_engine, rule_options
 
-BATCH_MD = Path(__file__).parent.parent / "docs" / "BATCH.md"
+BATCH_MD = ROOT / "docs" / "BATCH.md"
 
 ENGINES_WITH_BATCH = engines_with("Batch")
 
@@ -162,6 +162,17 @@ def test_construction_errors(engine, kwargs, error, text):
 def test_last_game_index(engine):
     batch = engine.Batch(1, start=2**64 - 1)
     assert batch.game_index.tolist() == [2**64 - 1] and batch.games == 1
+
+
+@pytest.mark.skipif(available_memory() is None, reason="the system does not say how much memory is available")
+def test_a_batch_that_cannot_fit_is_refused_at_its_construction(engine):
+    n = 10**14  # 10**16 bytes and more: the native engine's allocation failed and aborted the process
+    with pytest.raises(MemoryError) as info:
+        engine.Batch(n)
+    slot = 2 * 105 + 17  # the standard layout's observation, twice, and its action mask
+    assert str(info.value).startswith(f"a Batch of {n} slots needs at least {slot * n} bytes ({slot} a slot")
+    assert "available" in str(info.value)
+    assert engine.Batch(1000).n == 1000
 
 
 # --- stepping ----------------------------------------------------------------------

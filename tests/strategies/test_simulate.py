@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import pickle
+import re
 
 import pytest
 
-from helpers import RULE_OPTIONS, random_strategy_histogram, random_strategy_moves, rules_text
+from acesup.resources import available_memory
+from helpers import (ROOT, RULE_OPTIONS, other_engine, random_strategy_histogram, random_strategy_moves,
+                     rules_text)
 
 Z = 1.959963984540054
 
@@ -54,6 +58,20 @@ def test_zero_games(engine):
     stats = engine.simulate(0, seed=3)
     assert stats == engine.Stats.empty()
     assert stats.games == 0 and stats.histogram == (0,) * 49
+
+
+@pytest.mark.parametrize("run", ["simulate", "solvability", "compare"])
+def test_no_games_from_the_last_index_is_an_empty_run(engine, run):
+    """start + games <= 2**64 holds for start = 2**64 and no games: an empty run."""
+    if run == "simulate":
+        assert engine.simulate(0, start=2**64).games == 0
+    elif run == "solvability":
+        result = engine.solvability(0, start=2**64)
+        assert (result.winnable, result.unwinnable, result.unresolved) == (0, 0, 0)
+    else:
+        assert engine.compare(["random"], 0, start=2**64).stats["random"].games == 0
+    with pytest.raises(ValueError, match="at most 2\\*\\*64"):
+        engine.simulate(1, start=2**64)
 
 
 def test_callable_strategy(engine):
@@ -153,6 +171,73 @@ def test_stats_accepts_any_sequence(engine):
     assert engine.Stats(histogram=hist(s3=1)) == engine.Stats(hist(s3=1))
 
 
+def test_an_endless_histogram_is_refused(engine):
+    with pytest.raises(ValueError, match="at most 49 counts"):
+        engine.Stats(iter(int, 1))
+    with pytest.raises(ValueError, match="at most 49 counts"):
+        engine.Stats(itertools.repeat(0))
+    with pytest.raises(ValueError, match="at most 49 counts"):
+        engine.Stats([0] * 50)
+    assert engine.Stats(iter([0] * 49)).games == 0
+
+
+def test_stats_of_equal_results_are_equal_across_engines(engine):
+    other = other_engine(engine)
+    histogram = [0] * 48 + [3]
+    histogram[7] = 2
+    for scores in (None, bytes([7, 48, 7, 48, 48])):
+        mine, theirs = engine.Stats(histogram, scores), other.Stats(histogram, scores)
+        assert mine == theirs and theirs == mine and not (mine != theirs)
+        assert hash(mine) == hash(theirs)
+    assert engine.Stats(histogram) != other.Stats(histogram, bytes([7, 48, 7, 48, 48]))
+    assert engine.simulate(20, seed=3) == other.simulate(20, seed=3)
+
+
+def test_simulate_stats_name_their_strategy_rules_and_seed(engine):
+    import pickle
+    rules = engine.Rules(fill="any")
+    stats = engine.simulate(6, "greedy", rules, seed=7)
+    assert (stats.strategy, stats.rules, stats.seed) == ("greedy", str(rules), 7)
+    for shown in (repr(stats), stats._repr_html_()):
+        assert "greedy" in shown and str(rules) in shown and "7" in shown
+    assert "strategy='greedy'" in repr(stats) and repr(stats).endswith("seed=7)")
+    again = pickle.loads(pickle.dumps(stats))
+    assert (again.strategy, again.rules, again.seed) == ("greedy", str(rules), 7)
+
+    def first(game):
+        return game.legal_moves()[0]
+
+    assert engine.simulate(2, first).strategy == first.__qualname__
+    assert engine.simulate(2).strategy == "random"
+    # A built-in's text as given, parameters and all, so that two variants stay apart.
+    small = engine.Rules(suits=2, ranks=4)
+    for text in ("montecarlo:playouts=2", " Greedy ", "montecarlo: playouts = 3 "):
+        assert engine.simulate(1, text, small).strategy == text
+
+
+def test_adding_stats_keeps_the_origin_they_agree_on(engine):
+    a = engine.simulate(3, "greedy", seed=7)
+    b = engine.simulate(3, "greedy", seed=7, start=3)
+    assert ((a + b).strategy, (a + b).seed) == ("greedy", 7)
+    c = engine.simulate(3, "random", seed=7, start=3)
+    assert ((a + c).strategy, (a + c).rules, (a + c).seed) == (None, a.rules, 7)
+    assert (engine.Stats.empty() + a).strategy == "greedy"
+    assert sum([a, b], engine.Stats.empty()).seed == 7
+
+
+def test_stats_equality_ignores_the_origin(engine):
+    stats = engine.simulate(4, "greedy", seed=2)
+    plain = engine.Stats(stats.histogram)
+    assert plain == stats and hash(plain) == hash(stats)
+    assert (plain.strategy, plain.rules, plain.seed) == (None, None, None)
+    named = engine.Stats(stats.histogram, None, "greedy", str(engine.Rules()), 2)
+    assert repr(named) == repr(stats)
+    with pytest.raises(TypeError, match="strategy must be a str or None"):
+        engine.Stats(stats.histogram, strategy=3)
+    with pytest.raises(ValueError, match="seed must be"):
+        engine.Stats(stats.histogram, seed=-1)
+
+
 # --- per-game scores (simulate(..., scores=True), Stats.scores) --------------------------
 
 
@@ -244,14 +329,39 @@ def test_stats_scores_must_match(engine, scores, exc):
         engine.Stats(histogram, scores=scores)
 
 
+@pytest.mark.skipif(available_memory() is None, reason="the system does not say how much memory is available")
+def test_scores_that_cannot_fit_are_refused_up_front(engine):
+    games = 10**15
+    with pytest.raises(MemoryError) as info:
+        engine.simulate(games, scores=True)
+    message = str(info.value)
+    assert f"{2 * games} bytes" in message
+    assert "available" in message and str(available_memory())[:3] in message
+
+
+def test_many_games_without_scores_are_not_refused(engine):
+    assert engine.simulate(3, scores=False).games == 3
+
+
+def test_the_repr_of_many_scores_is_short(engine):
+    stats = engine.simulate(1000, scores=True)
+    assert len(repr(stats)) < 400
+    assert "<1000 bytes>" in repr(stats)
+
+
+def test_the_repr_of_a_few_scores_shows_them(engine):
+    stats = engine.simulate(3, scores=True)
+    # The scores in full, followed by the next field (simulate's origin) or the end.
+    assert re.search(re.escape(f"scores={bytes(stats.scores)!r}") + r"[,)]", repr(stats))
+
+
 def test_the_before_and_after_script_times_each_build_by_turns(capsys):
     """scripts/bench_simulate.py, which takes the README's before-and-after figures:
     a line per build, the first the yardstick of the ratios."""
     import runpy
     import sys
-    from pathlib import Path
 
-    script = runpy.run_path(str(Path(__file__).parents[1] / "scripts" / "bench_simulate.py"))
+    script = runpy.run_path(str(ROOT / "scripts" / "bench_simulate.py"))
     assert script["main"](["--games", "2000", "--rounds", "2", "--against", sys.executable]) == 0
     first, second = capsys.readouterr().out.splitlines()
     assert first.startswith(f"{sys.executable}  wall: best ") and second.startswith(f"{sys.executable}  wall: ")
