@@ -18,7 +18,8 @@ import time
 import pytest
 
 import acesup
-from acesup.cli import VERDICTS, main
+from acesup.cli import main
+from acesup.cli.winnable import VERDICTS
 from helpers import position
 
 WINNABLE_SEED = 3  # Game.from_seed(3) can be won under the standard rules
@@ -464,13 +465,13 @@ def test_simulate_on_the_reference_engine_says_it_runs_on_one_thread(capsys, mon
 
 
 def test_play_colours_hearts_and_diamonds_on_a_terminal_unless_no_color(capsys, monkeypatch):
-    from acesup.cli import _colour, _tableau
+    from acesup.cli.common import colour, tableau
 
     game = acesup.Game.from_str(position([["Kh"], ["Qd"], ["Js"], ["Tc"]]))
-    coloured = _tableau(game, True)
+    coloured = tableau(game, True)
     assert "\033[31mK\u2665\033[0m" in coloured and "\033[31mQ\u2666\033[0m" in coloured
     assert "\033[31mJ\u2660" not in coloured
-    assert _tableau(game, False) == "0   1   2   3\n" + str(game)
+    assert tableau(game, False) == "0   1   2   3\n" + str(game)
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -478,10 +479,10 @@ def test_play_colours_hearts_and_diamonds_on_a_terminal_unless_no_color(capsys, 
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm-256color")
-    assert _colour(Terminal())
-    assert not _colour(io.StringIO())
+    assert colour(Terminal())
+    assert not colour(io.StringIO())
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not _colour(Terminal())
+    assert not colour(Terminal())
 
 
 # --- table and bench ---------------------------------------------------------------------
@@ -562,12 +563,12 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(monkeypatch, capsys):
 
 
 def test_the_text_histogram_takes_the_win_score_from_its_length():
-    from acesup.cli import _text_histogram
+    from acesup.cli.simulate import text_histogram
 
-    lines = _text_histogram((1, 2, 3, 4, 5, 6, 7)).splitlines()[1:]  # win score 6: bars 0-3, 4-5 and won
+    lines = text_histogram((1, 2, 3, 4, 5, 6, 7)).splitlines()[1:]  # win score 6: bars 0-3, 4-5 and won
     assert [line.split()[0] for line in lines] == ["0-", "4-", "won"]
     assert [int(line.split()[-2]) for line in lines] == [10, 11, 7]
-    standard = _text_histogram(acesup.simulate(100).histogram).splitlines()
+    standard = text_histogram(acesup.simulate(100).histogram).splitlines()
     assert standard[-2].startswith("44-47") and standard[-1].split()[0] == "won"
 
 
@@ -719,11 +720,11 @@ def test_winnable_bounds_a_deal_by_memory_unless_told_otherwise(capsys, monkeypa
     """By default a deal may store as many positions as let the deals solved at once
     fit in half the memory (no time limit: the same verdicts on a loaded machine);
     a limit given replaces that bound."""
-    from acesup.cli import SEARCH_POSITION_BYTES, _memory_node_limit
+    from acesup.cli.winnable import SEARCH_POSITION_BYTES, memory_node_limit
 
     memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    assert _memory_node_limit(2) == int(memory / 2 / (2 * SEARCH_POSITION_BYTES))
-    for argv, limits in [([], (_memory_node_limit(2), None)),
+    assert memory_node_limit(2) == int(memory / 2 / (2 * SEARCH_POSITION_BYTES))
+    for argv, limits in [([], (memory_node_limit(2), None)),
                          (["--time-limit", "5"], (None, 5.0)),
                          (["--node-limit", "1000"], (1000, None))]:
         status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "1-3", "--deal", "free", "--json",
@@ -734,7 +735,7 @@ def test_winnable_bounds_a_deal_by_memory_unless_told_otherwise(capsys, monkeypa
     # A range shorter than the threads solves fewer deals at once.
     status, out, _ = run(capsys, monkeypatch, "winnable", "--kpat", "5", "--deal", "free", "--json",
                          "--threads", "4")
-    assert json.loads(out)["node_limit"] == _memory_node_limit(1)
+    assert json.loads(out)["node_limit"] == memory_node_limit(1)
 
 
 def test_winnable_limits_leave_deals_unresolved(capsys, monkeypatch):
@@ -789,13 +790,13 @@ def test_table_options_of_another_kind_of_table_are_usage_errors(capsys, monkeyp
 
 
 def test_table_small_columns_are_the_strategies_that_play_every_layout():
-    from acesup.cli import _registry_strategies
+    from acesup.cli.table import registry_strategies
     from acesup.reference.strategies import builtin_names
 
     small, larger = acesup.Rules(suits=4, ranks=2), acesup.Rules(suits=4, ranks=5)  # 8 and 20 cards
-    assert _registry_strategies(small) == list(builtin_names())
-    assert _registry_strategies(small, larger) == [name for name in builtin_names() if name != "optimal"]
-    assert _registry_strategies(larger, small) == _registry_strategies(small, larger)
+    assert registry_strategies(small) == list(builtin_names())
+    assert registry_strategies(small, larger) == [name for name in builtin_names() if name != "optimal"]
+    assert registry_strategies(larger, small) == registry_strategies(small, larger)
 
 
 def test_table_players_pairs_every_strategy_with_lookahead(capsys, monkeypatch):
