@@ -22,18 +22,20 @@ a C locale) shows the suits as the letters of the card notation instead.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 import acesup
 
-from . import bench, play, simulate, solve, table, winnable
-from .common import INTERRUPTED, Parser
-from .streams import discard_output, prepare_streams
+from .common import INTERRUPTED, InputError, Parser, catching_interrupts, interrupted
+from .streams import complain, discard_output, flush_output, prepare_streams
 
 __all__ = ["main"]
 
 BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the signal
-COMMANDS = (simulate, solve, play, table, winnable, bench)  # each module adds its command, in this order
+# The modules of the commands, in the order of the help; each adds its command (add_parser). They
+# are loaded by main, where a Ctrl-C while they load is an interruption like any other.
+COMMANDS = ("simulate", "solve", "play", "table", "winnable", "bench")
 
 
 def _parser() -> Parser:
@@ -51,32 +53,49 @@ def _parser() -> Parser:
 Run acesup COMMAND --help for the options of a command.""")
     parser.add_argument("--version", action="version", version=f"acesup {acesup.__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.add_parser(commands, formatter)
+    for name in COMMANDS:
+        importlib.import_module(f"{__name__}.{name}").add_parser(commands, formatter)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line ``acesup`` with ``argv`` (default: ``sys.argv[1:]``)
-    and returns its exit status."""
+    and returns its exit status; argparse's SystemExit for ``--help``,
+    ``--version`` and a usage error, once their text is written."""
     prepare_streams()
-    args = _parser().parse_args(argv)
-    try:
-        status: int = args.run(args)
-        if sys.stdout is not None:
-            sys.stdout.flush()  # now, so that output that cannot be written is reported, not lost at exit
-        return status
-    except KeyboardInterrupt:
-        print(f"{args.parser.prog}: interrupted", file=sys.stderr)
-        return INTERRUPTED
-    except BrokenPipeError:
-        # The reader went away (`acesup solve … | head`): stop quietly, as Unix tools do.
-        discard_output()
-        return BROKEN_PIPE
-    except OSError as err:
-        if err.filename is not None:  # not the output, which has no file name
-            print(f"{args.parser.prog}: error: {err}", file=sys.stderr)
-        else:  # `acesup simulate > /dev/full`
+    prog = "acesup"
+    with catching_interrupts():
+        try:
+            parser = _parser()
+            try:
+                args = parser.parse_args(argv)
+            except SystemExit:
+                flush_output()  # the help or the version: reported below when it cannot be written
+                raise
+            prog = args.parser.prog
+            status: int = args.run(args)
+            flush_output()  # now, so that output that cannot be written is reported, not lost at exit
+            return status
+        except KeyboardInterrupt:
+            complain(f"{prog}: interrupted")
+            return INTERRUPTED
+        except BrokenPipeError:
+            # The reader went away (`acesup solve … | head`): stop quietly, as Unix tools do.
             discard_output()
-            print(f"{args.parser.prog}: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
-        return 1
+            return BROKEN_PIPE
+        except OSError as err:
+            if err.filename is not None:  # not the output, which has no file name
+                complain(f"{prog}: error: {err}")
+            else:  # `acesup simulate > /dev/full`, `acesup solve >&-`
+                discard_output()
+                complain(f"{prog}: error: cannot write the output: {err.strerror or err}")
+            return 1
+        except InputError as err:
+            complain(f"{prog}: error: {err}")
+            return 1
+        except Exception:
+            if not interrupted():
+                raise
+            # What a Ctrl-C broke where it could not raise KeyboardInterrupt (catching_interrupts).
+            complain(f"{prog}: interrupted")
+            return INTERRUPTED

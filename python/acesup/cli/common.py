@@ -9,7 +9,9 @@ import contextlib
 import math
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Any, NoReturn, TextIO
 
@@ -31,6 +33,14 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Writes ``message`` (help, version, usage error) as argparse does, but lets
+        a failed write raise, where argparse ignores it, so that ``acesup --help
+        >/dev/full`` is reported, not lost with exit status 0."""
+        stream = file or sys.stderr
+        if message and stream is not None:  # None: the stream was closed (``2>&-``)
+            stream.write(message)
 
 
 threads = int_in_range(1, MAX_THREADS, f"{MAX_THREADS} threads (the native engine's cap)")
@@ -133,6 +143,47 @@ def numbered_options(group: Any) -> None:
                             "otherwise")
 
 
+class InputError(Exception):
+    """Standard input cannot be read as text in its encoding (a UTF-16 input
+    without a byte-order mark): the command ends with this message, status 1."""
+
+
+_sigints = 0  # the Ctrl-Cs seen while a command runs (catching_interrupts)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    """Python's own reaction to Ctrl-C (KeyboardInterrupt), counted."""
+    global _sigints
+    _sigints += 1
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def catching_interrupts() -> Iterator[None]:
+    """Counts the Ctrl-Cs that reach the command inside, which still raise
+    KeyboardInterrupt, so that an error that a Ctrl-C caused where it could not
+    raise KeyboardInterrupt (in a C extension's import, which turns it into an
+    ImportError) is known for the interruption it is (``interrupted``). SIGINT
+    stays ignored where it was (a background job), and off the main thread
+    nothing is counted."""
+    global _sigints
+    _sigints = 0
+    counted = (threading.current_thread() is threading.main_thread()
+               and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    if counted:
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        if counted:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C was pressed since the command started (catching_interrupts)."""
+    return _sigints > 0
+
+
 @contextlib.contextmanager
 def bad_arguments(parser: argparse.ArgumentParser) -> Iterator[None]:
     """Turns what the engine raises about the arguments (a bad card, deck,
@@ -143,6 +194,8 @@ def bad_arguments(parser: argparse.ArgumentParser) -> Iterator[None]:
     try:
         yield
     except (AcesUpError, ValueError, TypeError, ImportError, MemoryError) as err:
+        if interrupted():  # an import that Ctrl-C broke (see catching_interrupts): not the arguments' fault
+            raise KeyboardInterrupt from err
         parser.error(str(err))
 
 

@@ -14,7 +14,7 @@ import acesup
 
 from ..display import SUIT_SYMBOLS
 from ..errors import MoveError, UndoError
-from .common import NUMBERED_RULES, PROGRAMS, bad_arguments, colour, moves, numbered, numbered_game, \
+from .common import NUMBERED_RULES, PROGRAMS, InputError, bad_arguments, colour, moves, numbered, numbered_game, \
     numbered_options, rules, rules_options, seed, tableau, terminal
 
 HINT_NODES = 200_000  # how hard `hint` and `solve` in `acesup play` let the solver look for a win
@@ -110,6 +110,8 @@ def _read_line(at_terminal: bool) -> str | None:
         if at_terminal:
             print()
         return None
+    except UnicodeError as err:  # what errors="replace" cannot mend: a UTF-16 or UTF-32 input without a BOM
+        raise InputError(f"cannot read the input as {sys.stdin.encoding}: {err}") from None
     except KeyboardInterrupt:
         if at_terminal:
             print()

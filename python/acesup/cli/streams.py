@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import errno
 import io
 import os
 import sys
@@ -28,12 +29,24 @@ def _ascii_fallback(error: UnicodeError) -> tuple[str, int]:
                    for char in error.object[error.start:error.end]), error.end
 
 
+class ClosedOutput(io.TextIOBase):
+    """Standard output when it was closed (``acesup solve >&-``, where Python sets
+    ``sys.stdout`` to None and ``print`` writes nothing): writing to it fails as
+    writing to a closed descriptor does, so that the output lost is reported."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
 def prepare_streams() -> None:
     """Makes the standard streams safe for whatever goes through them: stdout and
     stderr write ASCII_FALLBACK's stand-ins for what their encoding cannot, and
     stdin reads bytes that are not text in its encoding (a stray ``\\xff``) as
-    U+FFFD, which is then just a line that is not a move. A closed stream
-    (``acesup play <&-``) is None in ``sys`` and is left alone."""
+    U+FFFD, which is then just a line that is not a move. A closed stdout becomes
+    a ClosedOutput; a closed stdin or stderr (``acesup play <&-``) is None in
+    ``sys`` and is left alone."""
+    if sys.stdout is None:
+        sys.stdout = ClosedOutput()
     codecs.register_error(FALLBACK, _ascii_fallback)
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
@@ -47,3 +60,17 @@ def discard_output() -> None:
     what is left in its buffer cannot fail a second time at exit."""
     with contextlib.suppress(OSError, ValueError):  # no file descriptor: nothing is flushed at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def flush_output() -> None:
+    """Flushes standard output now, so that output that cannot be written raises
+    OSError here, to be reported, rather than being lost at exit."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def complain(message: str) -> None:
+    """Writes ``message`` as a line on standard error, if there is one that takes it."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            print(message, file=sys.stderr)
