@@ -1,5 +1,5 @@
-"""``acesup`` where its input or output fails (issue "Hardening, round two", item
-6): a closed or full standard output,
+"""``acesup`` where its input or output fails (issue "Hardening, round two", items
+5 and 6): a deal-number file that is not one, a closed or full standard output,
 an input that its encoding cannot read, a Ctrl-C at an awkward moment. Each ends
 with a one-line message on stderr and a non-zero status, never a traceback. They
 run ``python -m acesup`` (or ``main`` in a child), since they need real streams
@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -41,6 +42,55 @@ def one_line_error(stderr: bytes, encoding: str = "utf-8") -> str:
     text = stderr.decode(encoding)
     assert "Traceback" not in text and text.count("\n") == 1, text
     return text
+
+
+# --- item 5: a file of deal numbers is read a line at a time --------------------------------------
+
+
+@posix
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_deal_file_without_line_ends_is_refused_at_its_first_line_not_read_whole():
+    """`acesup winnable --kpat @/dev/zero` was read whole: killed for its memory, or
+    under a limit a MemoryError traceback. A line is read up to a bound."""
+    import resource
+
+    def limit_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
+
+    started = time.monotonic()
+    done = acesup_run("winnable", "--kpat", "@/dev/zero", preexec_fn=limit_memory)
+    assert done.returncode == 2 and done.stdout == b""
+    err = one_line_error(done.stderr)
+    assert "/dev/zero, line 1: expected a deal number, got a line of more than 100 characters" in err
+    assert time.monotonic() - started < 60
+
+
+@posix
+@pytest.mark.serial
+def test_ctrl_c_stops_the_reading_of_an_endless_deal_file():
+    """`acesup winnable --kpat @/dev/stdin` fed deal numbers without end: Ctrl-C
+    ends it as any command, status 130 and no traceback."""
+    process = subprocess.Popen([sys.executable, "-m", "acesup", "winnable", "--kpat", "@/dev/stdin"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+    def feed():
+        try:
+            while True:
+                process.stdin.write(b"1\n" * 1000)
+        except (BrokenPipeError, ValueError, OSError):  # the reader ended
+            pass
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    time.sleep(3)  # well into the reading
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    assert out == b"" and one_line_error(err) == "acesup: interrupted\n"
 
 
 # --- item 6: output lost is reported ------------------------------------------------------------------
