@@ -10,11 +10,13 @@
 Each command is a module of this package that declares its options beside the
 function that runs it (``add_parser`` and ``run``); ``common`` holds what the
 commands share, ``streams`` the care of the standard streams. Every command has
-``--help`` with examples. A bad argument, including one the
-engine rejects (a bad card, deck, position, rules text or strategy), ends the
-command with a one-line message on stderr and exit status 2, never a traceback;
-Ctrl-C ends it with status 130, output that cannot be written (a full disk)
-with a one-line message and status 1, a reader that goes away with status 141.
+``--help`` with examples. A bad argument, including one the engine rejects (a
+bad card, deck, position, rules text or strategy), ends the command with a
+one-line message on stderr and exit status 2, never a traceback; Ctrl-C ends it
+with status 130 (and so does an error that a Ctrl-C caused), output that cannot
+be written (a full disk, a closed stdout, even of ``--help``) or an input that
+its encoding cannot read with a one-line message and status 1, a reader that
+goes away with status 141.
 An output whose encoding cannot write the suit symbols (``PYTHONIOENCODING=ascii``,
 a C locale) shows the suits as the letters of the card notation instead.
 """

@@ -45,8 +45,9 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
     simulate.add_argument("--games", type=games_count(), default=100_000, metavar="N",
                           help="number of games (default 100000; 1e6 and 1_000_000 work; at most 2**64)")
     simulate.add_argument("--strategy", default="random", metavar="S",
-                          help=f"a built-in strategy, {', '.join(acesup.builtin_names())}, with its parameters "
-                               "if any, e.g. montecarlo:playouts=P,policy=S (docs/STRATEGIES.md; default random)")
+                          help=f"a built-in strategy ({', '.join(acesup.builtin_names())}) with its "
+                               "parameters if any, e.g. montecarlo:playouts=P,policy=S (docs/STRATEGIES.md; "
+                               "default random)")
     simulate.add_argument("--seed", type=seed, default=0, metavar="K", help="master seed (default 0)")
     simulate.add_argument("--threads", type=threads, metavar="T",
                           help=f"threads of the native engine, at most {MAX_THREADS} (default: all cores); "
