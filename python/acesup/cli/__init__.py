@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import sys
 
 import acesup
 
