@@ -172,8 +172,9 @@ def broken_import(*args, **kwargs):
 ])
 def test_a_ctrl_c_at_an_awkward_moment_is_an_interruption(tmp_path, patch, argv, prog):
     """Two Ctrl-Cs 0.2 s apart on `acesup simulate --plot` gave a traceback about
-    one run in four: from the loading of the command line, or an ImportError from
-    an import that the second one broke."""
+    one run in four: a KeyboardInterrupt while the command line loaded, or an
+    ImportError or RuntimeError from matplotlib's import, which the second one
+    broke. A Ctrl-C while the plot is imported or drawn now waits for its end."""
     pytest.importorskip("matplotlib")
     code = IN_A_CHILD.format(patch=patch, argv=[arg.format(tmp=tmp_path) for arg in argv])
     done = acesup_run(code=code)

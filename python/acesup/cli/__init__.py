@@ -13,7 +13,7 @@ commands share, ``streams`` the care of the standard streams. Every command has
 ``--help`` with examples. A bad argument, including one the engine rejects (a
 bad card, deck, position, rules text or strategy), ends the command with a
 one-line message on stderr and exit status 2, never a traceback; Ctrl-C ends it
-with status 130 (and so does an error that a Ctrl-C caused), output that cannot
+with status 130 (also while a plot is imported or drawn), output that cannot
 be written (a full disk, a closed stdout, even of ``--help``) or an input that
 its encoding cannot read with a one-line message and status 1, a reader that
 goes away with status 141.
@@ -28,7 +28,7 @@ import importlib
 
 import acesup
 
-from .common import INTERRUPTED, InputError, Parser, catching_interrupts, interrupted
+from .common import INTERRUPTED, InputError, Parser, catching_interrupts
 from .streams import complain, discard_output, flush_output, prepare_streams
 
 __all__ = ["main"]
@@ -94,9 +94,3 @@ def main(argv: list[str] | None = None) -> int:
         except InputError as err:
             complain(f"{prog}: error: {err}")
             return 1
-        except Exception:
-            if not interrupted():
-                raise
-            # What a Ctrl-C broke where it could not raise KeyboardInterrupt (catching_interrupts).
-            complain(f"{prog}: interrupted")
-            return INTERRUPTED

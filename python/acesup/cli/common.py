@@ -148,40 +148,55 @@ class InputError(Exception):
     without a byte-order mark): the command ends with this message, status 1."""
 
 
-_sigints = 0  # the Ctrl-Cs seen while a command runs (catching_interrupts)
+_deferring = False  # inside deferred_interrupts: Ctrl-C waits for the end of the block
+_pending = False  # a Ctrl-C that came meanwhile
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    """Python's own reaction to Ctrl-C (KeyboardInterrupt), counted."""
-    global _sigints
-    _sigints += 1
+    """Python's own reaction to Ctrl-C (KeyboardInterrupt), held back inside
+    deferred_interrupts."""
+    global _pending
+    if _deferring:
+        _pending = True
+        return
     raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
 def catching_interrupts() -> Iterator[None]:
-    """Counts the Ctrl-Cs that reach the command inside, which still raise
-    KeyboardInterrupt, so that an error that a Ctrl-C caused where it could not
-    raise KeyboardInterrupt (in a C extension's import, which turns it into an
-    ImportError) is known for the interruption it is (``interrupted``). SIGINT
-    stays ignored where it was (a background job), and off the main thread
-    nothing is counted."""
-    global _sigints
-    _sigints = 0
-    counted = (threading.current_thread() is threading.main_thread()
-               and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-    if counted:
+    """Installs, around a command, the handler of Ctrl-C that deferred_interrupts
+    can hold back. SIGINT stays ignored where it was (a background job), and
+    off the main thread, where no handler can be installed, Ctrl-C is left as it is."""
+    installed = (threading.current_thread() is threading.main_thread()
+                 and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    if installed:
         signal.signal(signal.SIGINT, _on_sigint)
     try:
         yield
     finally:
-        if counted:
+        if installed:
             signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def interrupted() -> bool:
-    """Whether Ctrl-C was pressed since the command started (catching_interrupts)."""
-    return _sigints > 0
+@contextlib.contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Holds back a Ctrl-C until the block ends, then raises its KeyboardInterrupt,
+    in place of whatever error the block raised. For the import and the drawing
+    of a plot (a second or so): a Ctrl-C inside the import of a C extension is
+    printed with its traceback and turned into an ImportError, and one inside a
+    class's creation into a RuntimeError (matplotlib's __set_name__)."""
+    global _deferring, _pending
+    _deferring, _pending = True, False
+    try:
+        yield
+    except Exception as err:
+        if _pending:
+            raise KeyboardInterrupt from err
+        raise
+    finally:
+        _deferring = False
+    if _pending:
+        raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
@@ -194,8 +209,6 @@ def bad_arguments(parser: argparse.ArgumentParser) -> Iterator[None]:
     try:
         yield
     except (AcesUpError, ValueError, TypeError, ImportError, MemoryError) as err:
-        if interrupted():  # an import that Ctrl-C broke (see catching_interrupts): not the arguments' fault
-            raise KeyboardInterrupt from err
         parser.error(str(err))
 
 

@@ -18,8 +18,8 @@ import acesup
 from .. import plot
 from ..arguments import games_count
 from ..display import figure
-from .common import INTERRUPTED, MAX_THREADS, PROGRESS_DELAY, bad_arguments, rules, rules_options, seed, terminal, \
-    threads
+from .common import INTERRUPTED, MAX_THREADS, PROGRESS_DELAY, bad_arguments, deferred_interrupts, rules, \
+    rules_options, seed, terminal, threads
 
 ENGINES = {"native": "acesup", "reference": "acesup.reference"}
 SHARD_SECONDS = 0.25  # simulate plays in shards of about this long, so that Ctrl-C and the progress bar respond
@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         chosen = rules(engine, args)
         engine.simulate(0, args.strategy, chosen, args.seed, threads=args.threads)  # checks them all
         if args.plot is not None:
-            plot.check_path(args.plot)
+            with deferred_interrupts():  # it imports matplotlib
+                plot.check_path(args.plot)
     progress = not args.json and terminal(sys.stdout)
     stats, seconds, interrupted = _simulate_in_shards(
         lambda count, start: engine.simulate(count, args.strategy, chosen, args.seed, threads=args.threads,
@@ -99,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         print(text_histogram(stats.histogram))
     if args.plot is not None:
         try:
-            plot.histogram(stats, path=args.plot, strategy=args.strategy, rules=chosen, seed=args.seed)
+            with deferred_interrupts():  # a Ctrl-C now (a second one, maybe) ends the command once it is drawn
+                plot.histogram(stats, path=args.plot, strategy=args.strategy, rules=chosen, seed=args.seed)
         except OSError as err:  # the folder and the format were checked, but the disk may still refuse
             print(f"{args.parser.prog}: error: cannot write the plot: {err}", file=sys.stderr)
             return 1
