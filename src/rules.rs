@@ -213,6 +213,34 @@ py_methods!(PyRules [value] {
         PyRules(Rules::pysol_russian_aces())
     }
 
+    /// The preset names, in the order of R5 (what `Rules.preset` takes).
+    #[classattr]
+    #[pyo3(name = "PRESETS")]
+    fn presets(py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        Ok(PyTuple::new(py, rules::PRESETS)?.unbind())
+    }
+
+    /// The values of `fill` (R5).
+    #[classattr]
+    #[pyo3(name = "FILLS")]
+    fn fills(py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        Ok(PyTuple::new(py, rules::FillRule::NAMES)?.unbind())
+    }
+
+    /// The values of `deal` (R5).
+    #[classattr]
+    #[pyo3(name = "DEALS")]
+    fn deals(py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        Ok(PyTuple::new(py, rules::DealRule::NAMES)?.unbind())
+    }
+
+    /// The values of `deal_to` (R2.3).
+    #[classattr]
+    #[pyo3(name = "DEAL_TOS")]
+    fn deal_tos(py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        Ok(PyTuple::new(py, rules::DealTo::NAMES)?.unbind())
+    }
+
     /// The preset of this name (R5).
     #[classmethod]
     fn preset(_cls: &Bound<'_, PyType>, name: &Bound<'_, PyAny>) -> PyResult<Self> {

@@ -16,10 +16,10 @@ use crate::surrogates::{restore, text_of};
 use acesup::cancel;
 use acesup::game::Game;
 use acesup::simulate::{AskError, ChunkedRun, Pool};
-use acesup::strategies::Builtin;
+use acesup::strategies::{self, Builtin};
 use pyo3::exceptions::{PyRecursionError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString, PyType};
+use pyo3::types::{PyBool, PyString, PyTuple, PyType};
 
 /// A built-in strategy as a callable (`strategy(text)`): called on a Game, it
 /// returns the move the built-in would play there, or None when the game is
@@ -93,6 +93,13 @@ py_methods!(PyBuiltinStrategy [] {
 #[pyfunction]
 pub fn strategy(text: &Bound<'_, PyAny>) -> PyResult<PyBuiltinStrategy> {
     PyBuiltinStrategy::new(text)
+}
+
+/// The names of the built-in strategies (STRATEGIES.md), in the order messages
+/// list them.
+#[pyfunction]
+pub fn builtin_names(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    PyTuple::new(py, strategies::builtin_names())
 }
 
 /// A strategy argument: a built-in, or a callable with the name its errors give it.

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +16,7 @@ __all__ = [
     "Game",
     "BuiltinStrategy",
     "strategy",
+    "builtin_names",
     "simulate",
     "deck_from_seed",
     "game_seed",
@@ -92,6 +93,10 @@ class Move:
 
 @final
 class Rules:
+    PRESETS: ClassVar[tuple[str, ...]]
+    FILLS: ClassVar[tuple[str, ...]]
+    DEALS: ClassVar[tuple[str, ...]]
+    DEAL_TOS: ClassVar[tuple[str, ...]]
     def __new__(
         cls,
         *,
@@ -263,6 +268,7 @@ class BuiltinStrategy:
 POSITION_BYTES: int
 
 def strategy(text: str) -> BuiltinStrategy: ...
+def builtin_names() -> tuple[str, ...]: ...
 def simulate(
     games: int,
     strategy: str | Callable[[Game], Move | None] = "random",

@@ -156,21 +156,30 @@ def deal_range(text: str) -> range | list[int]:
     return range(first, last + 1)
 
 
+DEAL_LINE = 100  # the longest line of a deal-number file: a number (at most 21 digits) and its spaces
+
+
 def _deal_file(path: str) -> list[int]:
-    """The deal numbers of the file at ``path`` (see ``deal_range``)."""
+    """The deal numbers of the file at ``path`` (see ``deal_range``), read a line at
+    a time, each at most DEAL_LINE characters, so that a file that is not a list
+    of numbers (``/dev/zero``) is refused at its first long line rather than read
+    whole into memory, and Ctrl-C stops the reading of an endless one."""
+    numbers = set()
     try:
         with open(path, encoding="utf-8") as file:
-            lines = file.read().splitlines()
+            for line_number, line in enumerate(iter(lambda: file.readline(DEAL_LINE + 1), ""), 1):
+                text = line.rstrip("\r\n")
+                if len(text) > DEAL_LINE:
+                    raise argparse.ArgumentTypeError(f"{path}, line {line_number}: expected a deal number, got a "
+                                                     f"line of more than {DEAL_LINE} characters")
+                if text.strip():
+                    if re.fullmatch(r"\s*\d+\s*", text) is None:
+                        raise argparse.ArgumentTypeError(f"{path}, line {line_number}: expected a deal number, "
+                                                         f"got {text[:40]!r}")
+                    numbers.add(int(text))
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise argparse.ArgumentTypeError(f"cannot read deal numbers from {path!r}: {reason}") from None
-    numbers = set()
-    for line_number, line in enumerate(lines, 1):
-        if line.strip():
-            if re.fullmatch(r"\s*\d+\s*", line) is None:
-                raise argparse.ArgumentTypeError(f"{path}, line {line_number}: expected a deal number, "
-                                                 f"got {line[:40]!r}")
-            numbers.add(int(line))
     if not numbers:
         raise argparse.ArgumentTypeError(f"no deal numbers in {path!r}")
     return sorted(numbers)

@@ -16,7 +16,7 @@ import acesup.reference as reference
 CLASSES = ["Game", "Rules", "Card", "Move", "Stats", "Solution", "Solvability", "Rng", "BuiltinStrategy",
            "Batch"]  # Batch: acesup/batch.py over the native BatchEngine
 FUNCTIONS = ["simulate", "solve", "solvability", "strategy", "deck_from_seed", "game_seed",
-             "deck_from_kpat", "deck_from_pysol", "solve_deals", "optimal"]
+             "deck_from_kpat", "deck_from_pysol", "solve_deals", "optimal", "builtin_names"]
 
 
 def shape(signature: inspect.Signature, drop_self: bool = False) -> list[tuple[str, object, object]]:

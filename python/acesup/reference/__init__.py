@@ -20,7 +20,7 @@ from .rules import Rules
 from .simulate import simulate
 from .solver import Solution, Solvability, solvability, solve, solve_deals
 from .stats import Stats
-from .strategies import BuiltinStrategy, strategy
+from .strategies import BuiltinStrategy, builtin_names, strategy
 
 compare = compare_in(simulate)
 
@@ -40,6 +40,7 @@ __all__ = [
     "solve_deals",
     "optimal",
     "strategy",
+    "builtin_names",
     "BuiltinStrategy",
     "compare",
     "Comparison",

@@ -12,7 +12,7 @@ The native engine has the same functions, with the same names, in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..arguments import decimal_value, exact_str
 from ..errors import RulesError
@@ -93,6 +93,11 @@ class Rules(Frozen):
     __slots__ = (*_OPTIONS, "_key", "_deck")
     _key: tuple[Any, ...]
     _deck: tuple[Card, ...]  # the layout's cards, in index order
+
+    PRESETS: ClassVar[tuple[str, ...]] = tuple(_PRESETS)  # the preset names, in the order of R5
+    FILLS: ClassVar[tuple[str, ...]] = FILLS  # the values of each option that takes a name (R5, R2.3)
+    DEALS: ClassVar[tuple[str, ...]] = DEALS
+    DEAL_TOS: ClassVar[tuple[str, ...]] = DEAL_TOS
 
     fill: str
     deal: str
