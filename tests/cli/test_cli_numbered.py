@@ -16,7 +16,7 @@ from cli_helpers import python_m, run
 
 
 # kpat deals 1-20 under kpat's rules with deal=free, which the solver settles at once:
-# the winnable ones (tests/test_solve_deals.py has their verdicts).
+# the winnable ones (tests/solver/test_solve_deals.py has their verdicts).
 KPAT_WINNABLE_1_20 = [2, 4, 6, 10, 11, 13, 17, 18, 20]
 
 
