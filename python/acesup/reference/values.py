@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .arguments import is_native
+from ..arguments import is_native
 
 __all__ = ["Frozen", "Ordered"]
 
