@@ -11,12 +11,12 @@
 //! ([`Layout`]) and keeps the books, as [`crate::simulate`] does.
 
 use crate::cards::{Card, DECK_SIZE};
+use crate::deals::{deal_seeded, padded_deck};
 use crate::game::Game;
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
 use crate::rng::game_seed;
 use crate::rules::{self, by_piles, LegalMoves, Rules, Tableau};
-use crate::simulate::{deal_seeded, padded_deck};
 use crate::stats::Stats;
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;

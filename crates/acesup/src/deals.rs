@@ -1,5 +1,7 @@
-//! The numbered deals of KDE's kpat and of PySolFC (docs/RULES.md R8), the same as
-//! `acesup.reference.deals`.
+//! Every deck a game is dealt from: the seeded decks of docs/RNG.md (a layout's
+//! deck shuffled by [`Rng`]), one at a time or game by game into a position
+//! without allocating, and the numbered deals of KDE's kpat and of PySolFC
+//! (docs/RULES.md R8); the same as `acesup.reference.deals`.
 //!
 //! Both programs put their shuffled list into the talon in list order and deal
 //! from its end, so acesup's deck (R1.3, pile 0 first) is the shuffled list
@@ -8,8 +10,56 @@
 //! `random.Random`, which [`Mt19937`] reproduces exactly.
 
 use crate::cards::{Card, DECK_SIZE};
+use crate::position::Position;
+use crate::rng::{game_seed, shuffle_slice, Rng};
+use crate::rules::Rules;
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
+
+/// The deck of `Game.from_seed(seed, rules)`: the layout's deck (R1.4) in index
+/// order, shuffled by [`shuffle_slice`] (D − 1 draws; the standard deck's shuffle
+/// is the one it always was).
+pub fn deck_from_seed(seed: u64, rules: &Rules) -> Vec<Card> {
+    deck_from_seed_and_stream(seed, rules).0
+}
+
+/// The deck of `Game.from_seed(seed, rules)` and its strategy stream: `Rng(seed)`
+/// just after the shuffle.
+pub fn deck_from_seed_and_stream(seed: u64, rules: &Rules) -> (Vec<Card>, Rng) {
+    let mut rng = Rng::new(seed);
+    let mut deck = rules.deck();
+    shuffle_slice(&mut deck, &mut rng);
+    (deck, rng)
+}
+
+/// Deal game `index` of master seed `seed` into `pos` (`Game.from_seed(game_seed(seed,
+/// index))`, keeping the rules), from `deck`, the layout's deck in index order padded
+/// to [`DECK_SIZE`] ([`padded_deck`]); returns the game's strategy stream. The
+/// shuffle of [`deck_from_seed_and_stream`], allocating nothing.
+#[inline]
+pub fn deal_seeded(pos: &mut Position, deck: &[Card; DECK_SIZE], seed: u64, index: u64) -> Rng {
+    let mut rng = Rng::new(game_seed(seed, index));
+    let mut deck = *deck;
+    let size = pos.rules().deck_size();
+    if size == DECK_SIZE {
+        shuffle_slice(&mut deck, &mut rng);
+        pos.deal_from(&deck);
+    } else {
+        let deck = &mut deck[..size];
+        shuffle_slice(deck, &mut rng);
+        pos.deal_from(deck);
+    }
+    rng
+}
+
+/// The layout's deck of `rules` in index order, padded to [`DECK_SIZE`] cards (what
+/// [`deal_seeded`] shuffles).
+pub fn padded_deck(rules: &Rules) -> [Card; DECK_SIZE] {
+    let mut deck = [Card::default(); DECK_SIZE];
+    let layout = rules.deck();
+    deck[..layout.len()].copy_from_slice(&layout);
+    deck
+}
 
 /// The highest kpat deal number: kpat clamps a number into 1..=INT_MAX (src/dealer.cpp, `startNew`).
 pub const KPAT_MAX: i128 = i32::MAX as i128;
@@ -237,183 +287,4 @@ impl Mt19937 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// tests/data/deal_vectors.json (written by tests/data/make_deal_vectors.py with
-    /// kpat's, pysol_cards' and CPython's own generators). Each vector is one line,
-    /// so a field scanner reads it.
-    const VECTORS: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/data/deal_vectors.json"
-    ));
-
-    /// The one-line vectors of a section (`"name": [` up to its closing `]`).
-    fn section(name: &str) -> Vec<&'static str> {
-        let start = format!(" \"{name}\": [");
-        let items: Vec<&str> = VECTORS
-            .lines()
-            .skip_while(|line| *line != start)
-            .skip(1)
-            .take_while(|line| line.trim() != "]" && line.trim() != "],")
-            .collect();
-        assert!(!items.is_empty(), "no section {name} in deal_vectors.json");
-        items
-    }
-
-    /// The text of field `name` of a one-line vector: a string without its quotes,
-    /// a list without its brackets, or a bare number.
-    fn field<'a>(line: &'a str, name: &str) -> &'a str {
-        let key = format!("\"{name}\": ");
-        let rest = &line[line
-            .find(&key)
-            .unwrap_or_else(|| panic!("no {name} in {line}"))
-            + key.len()..];
-        let (open, close) = match rest.as_bytes()[0] {
-            b'"' => ('"', '"'),
-            b'[' => ('[', ']'),
-            _ => return &rest[..rest.find([',', '}']).unwrap()],
-        };
-        let body = &rest[open.len_utf8()..];
-        &body[..body.find(close).unwrap()]
-    }
-
-    fn numbers<T: std::str::FromStr>(text: &str) -> Vec<T>
-    where
-        T::Err: fmt::Debug,
-    {
-        text.split(", ").map(|x| x.parse().unwrap()).collect()
-    }
-
-    fn deck_text(deck: &[Card]) -> String {
-        deck.iter()
-            .map(Card::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    #[test]
-    fn kpat_seed_1_matches_kpats_own_test() {
-        // autotests/shuffle_test.cpp, shuffle_seed1: the list before the deal.
-        let want = "6H 2H 9C 6S TC 8C 3D 6C QS 8D 8S 6D 7D JH 2C 8H TH 4S TD 3S 7S 4D AC 4H QH TS \
-                    5C 4C 3C AH AS JS QD 9D KS 2S 3H KH QC AD 5S 9S KC KD 5H 7C 7H 5D JC 9H 2D JD";
-        let shuffled: Vec<String> = want.split(' ').map(|c| c.to_ascii_lowercase()).collect();
-        let mut deck = deck_from_kpat(1).unwrap();
-        deck.reverse();
-        let have: Vec<String> = deck
-            .iter()
-            .map(|c| c.to_string().to_ascii_lowercase())
-            .collect();
-        assert_eq!(have, shuffled);
-        assert_eq!(deck_from_kpat(1).unwrap()[0].to_string(), "Jd"); // pile 0 gets L[51]
-    }
-
-    #[test]
-    fn kpat_vectors() {
-        for line in section("kpat") {
-            let n: i128 = field(line, "n").parse().unwrap();
-            assert_eq!(
-                deck_text(&deck_from_kpat(n).unwrap()),
-                field(line, "deck"),
-                "kpat {n}"
-            );
-        }
-    }
-
-    #[test]
-    fn pysol_vectors() {
-        for name in ["pysol", "freecell"] {
-            for line in section(name) {
-                let n: i128 = field(line, "n").parse().unwrap();
-                assert_eq!(
-                    deck_text(&deck_from_pysol(n).unwrap()),
-                    field(line, "deck"),
-                    "{name} {n}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn mt19937_matches_cpython() {
-        for line in section("mt19937") {
-            let key: Vec<u32> = numbers(field(line, "words"));
-            let mut rng = Mt19937::from_key(&key);
-            let first: Vec<u32> = (0..1001).map(|_| rng.next_u32()).collect();
-            assert_eq!(first[..3], numbers::<u32>(field(line, "u32"))[..], "{line}");
-            assert_eq!(
-                first[1000],
-                field(line, "u32_1000").parse::<u32>().unwrap(),
-                "{line}"
-            );
-            let mut rng = Mt19937::from_key(&key);
-            let random: Vec<f64> = (0..3).map(|_| rng.random()).collect();
-            assert_eq!(random, numbers::<f64>(field(line, "random")), "{line}");
-            if let Ok(seed) = field(line, "seed").parse::<u128>() {
-                assert_eq!(
-                    Mt19937::from_int(seed).next_u32(),
-                    first[0],
-                    "from_int({seed})"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn cpython_random_12345() {
-        // python3 -c "import random; r=random.Random(12345); print([r.random() for _ in range(3)])"
-        let mut rng = Mt19937::from_int(12345);
-        let have: Vec<f64> = (0..3).map(|_| rng.random()).collect();
-        assert_eq!(
-            have,
-            [
-                0.41661987254534116,
-                0.010169169457068361,
-                0.8252065092537432
-            ]
-        );
-    }
-
-    #[test]
-    fn the_generators_switch_at_32000() {
-        for n in [1, 31999] {
-            assert_eq!(deck_from_pysol(n).unwrap(), deck_from_kpat(n).unwrap());
-        }
-        assert_ne!(
-            deck_from_pysol(32000).unwrap(),
-            deck_from_kpat(32000).unwrap()
-        );
-    }
-
-    #[test]
-    fn every_deck_holds_the_52_cards() {
-        for n in [1, 2, 31999, 32000, 1 << 40, PYSOL_MAX] {
-            let mut deck = deck_from_pysol(n).unwrap();
-            deck.sort();
-            assert!(deck.into_iter().eq(Card::all()), "{n}");
-        }
-    }
-
-    #[test]
-    fn out_of_range_numbers_name_the_range() {
-        for n in [0, -1, KPAT_MAX + 1] {
-            let err = deck_from_kpat(n).unwrap_err();
-            assert_eq!(err.kind, ErrorKind::Value);
-            assert_eq!(
-                err.message,
-                format!("a kpat deal number must be an int from 1 to 2147483647, got {n}")
-            );
-        }
-        for n in [0, -5, PYSOL_MAX + 1] {
-            let err = deck_from_pysol(n).unwrap_err();
-            assert_eq!(err.kind, ErrorKind::Value);
-            assert_eq!(
-                err.message,
-                format!(
-                    "a PySolFC game number must be an int from 1 to 100000000000000000000, got {n}"
-                )
-            );
-        }
-        assert!(deck_from_kpat(KPAT_MAX).is_ok() && deck_from_pysol(PYSOL_MAX).is_ok());
-    }
-}
+mod tests;

@@ -8,12 +8,13 @@
 //! the plain search (every legal move, no pruning) by the tests at the bottom.
 
 use crate::cards::{Card, SUITS};
+use crate::deals::deck_from_seed;
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
-use crate::rng::{deck_from_seed, game_seed};
+use crate::rng::game_seed;
 use crate::rules::{self, DealRule, DealTo, FillRule, LegalMoves, Rules, Tableau};
+use crate::run::Stream;
 use crate::stats::Stats;
-use crate::stream::Stream;
 use crate::{Error, ErrorKind, Result};
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -3471,7 +3472,7 @@ mod tests {
         };
         let one = solvability(1, rules, 3, 10, 150, &limits).unwrap().unwrap();
         assert_eq!(one.games(), 150);
-        for threads in [2, 3, crate::pool::thread_count(None).unwrap()] {
+        for threads in [2, 3, crate::run::thread_count(None).unwrap()] {
             let found = solvability(threads, rules, 3, 10, 150, &limits).unwrap();
             assert_eq!(found, Some(one), "{threads} threads");
         }

@@ -13,7 +13,6 @@
 //! [`real_fills`], [`deal_or_first_real_fill`] and [`lookahead_ends`]; the forced
 //! discards are [`Position::discard_forced`].
 
-use crate::cancel;
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::hash::BuildKeyHasher;
 use crate::moves::{Move, MAX_PILES};
@@ -21,6 +20,7 @@ use crate::optimal;
 use crate::position::{PlayOut, Position};
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
+use crate::run::cancel;
 use crate::solver::{Limits, Solver};
 use crate::{Error, ErrorKind, Result};
 use std::cell::RefCell;

@@ -1,9 +1,9 @@
 //! Where a batch plays: the calling thread, rayon's global pool or a pool of its
-//! own ([`Pool`]), and how many threads that is ([`thread_count`]). Apart from
-//! `simulate`, so that the solver's runs, whose threads are a stream's
-//! (stream.rs), count their threads as the play-outs do without importing them.
+//! own ([`Pool`]), and how many threads that is ([`thread_count`]), for the
+//! play-outs and for the solver's runs, whose threads are a stream's
+//! ([`super::stream`]).
 
-use crate::cancel;
+use super::cancel;
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
 
@@ -118,7 +118,7 @@ impl Pool {
 
 /// The threads that a run asked for `threads` plays on, as [`Pool::new`] counts
 /// them: `None`, all cores; `Some(n)`, n (at most [`MAX_THREADS`]); `ValueError`
-/// for `Some(0)`. For runs that start threads of their own ([`crate::stream`]).
+/// for `Some(0)`. For runs that start threads of their own ([`super::Stream`]).
 pub fn thread_count(threads: Option<usize>) -> Result<usize> {
     match threads {
         None => Ok(rayon::current_num_threads()),
