@@ -56,7 +56,7 @@ TABLE_KIND_OPTIONS = {"layout": "small", "rules": "players", "cheap_games": "pla
 SMALL_LAYOUTS = ("suits=4,ranks=2", "suits=4,ranks=3", "strict,suits=4,ranks=3", "easy,suits=4,ranks=3",
                  "reverse,suits=4,ranks=3", "suits=4,ranks=3,deal=stuck", "suits=4,ranks=3,deal=any",
                  "suits=4,ranks=3,deal_to=empty", "suits=4,ranks=3,piles=5")
-MAX_THREADS = 256  # the native engine's cap on threads (MAX_THREADS in crates/acesup/src/simulate.rs)
+MAX_THREADS = 256  # the native engine's cap on threads (MAX_THREADS in crates/acesup/src/run/pool.rs)
 BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the signal
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT)
 

@@ -7,7 +7,7 @@
 //! from its end, so acesup's deck (R1.3, pile 0 first) is the shuffled list
 //! reversed. kpat, and PySolFC's game numbers 1-31999, shuffle with the Microsoft
 //! FreeCell generator; PySolFC's numbers from 32000 up seed CPython's
-//! `random.Random`, which [`Mt19937`] reproduces exactly.
+//! `random.Random`, which `Mt19937` reproduces exactly.
 
 use crate::cards::{Card, DECK_SIZE};
 use crate::position::Position;
@@ -37,7 +37,12 @@ pub fn deck_from_seed_and_stream(seed: u64, rules: &Rules) -> (Vec<Card>, Rng) {
 /// to [`DECK_SIZE`] ([`padded_deck`]); returns the game's strategy stream. The
 /// shuffle of [`deck_from_seed_and_stream`], allocating nothing.
 #[inline]
-pub fn deal_seeded(pos: &mut Position, deck: &[Card; DECK_SIZE], seed: u64, index: u64) -> Rng {
+pub(crate) fn deal_seeded(
+    pos: &mut Position,
+    deck: &[Card; DECK_SIZE],
+    seed: u64,
+    index: u64,
+) -> Rng {
     let mut rng = Rng::new(game_seed(seed, index));
     let mut deck = *deck;
     let size = pos.rules().deck_size();
@@ -54,7 +59,7 @@ pub fn deal_seeded(pos: &mut Position, deck: &[Card; DECK_SIZE], seed: u64, inde
 
 /// The layout's deck of `rules` in index order, padded to [`DECK_SIZE`] cards (what
 /// [`deal_seeded`] shuffles).
-pub fn padded_deck(rules: &Rules) -> [Card; DECK_SIZE] {
+pub(crate) fn padded_deck(rules: &Rules) -> [Card; DECK_SIZE] {
     let mut deck = [Card::default(); DECK_SIZE];
     let layout = rules.deck();
     deck[..layout.len()].copy_from_slice(&layout);
@@ -64,7 +69,7 @@ pub fn padded_deck(rules: &Rules) -> [Card; DECK_SIZE] {
 /// The highest kpat deal number: kpat clamps a number into 1..=INT_MAX (src/dealer.cpp, `startNew`).
 pub const KPAT_MAX: i128 = i32::MAX as i128;
 /// PySolFC's numbers below this use the Microsoft generator (pysollib/pysolrandom.py).
-pub const PYSOL_MS_END: i128 = 32000;
+const PYSOL_MS_END: i128 = 32000;
 /// The highest PySolFC game number: its `MTRandom.MAX_SEED`, the largest number it
 /// deals or counts up to.
 pub const PYSOL_MAX: i128 = 100_000_000_000_000_000_000;
@@ -139,13 +144,13 @@ fn dealt(mut shuffled: [Card; DECK_SIZE]) -> Vec<Card> {
 }
 
 /// The `ValueError` of a kpat deal number outside 1..=2**31-1; `shown` is the number
-/// as the user wrote it (the bindings use it for ints too large for an i128).
-pub fn kpat_range_error(shown: impl fmt::Display) -> Error {
+/// as the user wrote it.
+fn kpat_range_error(shown: impl fmt::Display) -> Error {
     range_error("a kpat deal number", KPAT_MAX, shown)
 }
 
 /// The `ValueError` of a PySolFC game number outside 1..=10**20; see [`kpat_range_error`].
-pub fn pysol_range_error(shown: impl fmt::Display) -> Error {
+fn pysol_range_error(shown: impl fmt::Display) -> Error {
     range_error("a PySolFC game number", PYSOL_MAX, shown)
 }
 
@@ -157,7 +162,7 @@ fn range_error(what: &str, max: i128, shown: impl fmt::Display) -> Error {
 }
 
 /// The deck of kpat's Aces Up deal number `n` (1 to 2**31 − 1), in deal order;
-/// [`kpat_range_error`] outside that range (kpat itself clamps such numbers).
+/// a `ValueError` naming that range outside it (kpat itself clamps such numbers).
 pub fn deck_from_kpat(n: i128) -> Result<Vec<Card>> {
     if !(1..=KPAT_MAX).contains(&n) {
         return Err(kpat_range_error(n));
@@ -167,7 +172,7 @@ pub fn deck_from_kpat(n: i128) -> Result<Vec<Card>> {
 
 /// The deck of PySolFC's game number `n` (1 to 10**20) for Aces Up, Aces Up 5 and
 /// Russian Aces, in deal order: 1-31999 as kpat deals them, from 32000 up through
-/// CPython's Mersenne Twister; [`pysol_range_error`] outside that range.
+/// CPython's Mersenne Twister; a `ValueError` naming that range outside it.
 pub fn deck_from_pysol(n: i128) -> Result<Vec<Card>> {
     if !(1..=PYSOL_MAX).contains(&n) {
         return Err(pysol_range_error(n));
@@ -186,7 +191,7 @@ const M: usize = 397;
 /// seeded from an int by `init_by_array` with the int's 32-bit words, and with the
 /// 53-bit `random()`.
 #[derive(Clone)]
-pub struct Mt19937 {
+struct Mt19937 {
     state: [u32; N],
     index: usize,
 }
@@ -194,7 +199,7 @@ pub struct Mt19937 {
 impl Mt19937 {
     /// `random.Random(n)` for a non-negative int `n`: the key is `n`'s 32-bit words,
     /// least significant first, one word `0` for `n = 0`.
-    pub fn from_int(n: u128) -> Mt19937 {
+    fn from_int(n: u128) -> Mt19937 {
         let mut key: Vec<u32> = (0..4).map(|w| (n >> (32 * w)) as u32).collect();
         while key.len() > 1 && key.last() == Some(&0) {
             key.pop();
@@ -203,7 +208,7 @@ impl Mt19937 {
     }
 
     /// CPython's `init_by_array(key)`; `key` must not be empty.
-    pub fn from_key(key: &[u32]) -> Mt19937 {
+    fn from_key(key: &[u32]) -> Mt19937 {
         assert!(!key.is_empty(), "init_by_array needs at least one word");
         let mut mt = Mt19937::from_seed(19650218).state;
         let (mut i, mut j) = (1, 0);
@@ -254,7 +259,7 @@ impl Mt19937 {
     }
 
     /// The next 32-bit output (`genrand_uint32`, also `getrandbits(32)`).
-    pub fn next_u32(&mut self) -> u32 {
+    fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
         }
@@ -279,7 +284,7 @@ impl Mt19937 {
     }
 
     /// CPython's `random()`: 53 random bits from two outputs, in [0, 1).
-    pub fn random(&mut self) -> f64 {
+    fn random(&mut self) -> f64 {
         let a = self.next_u32() >> 5;
         let b = self.next_u32() >> 6;
         (a as f64 * 67108864.0 + b as f64) / 9007199254740992.0

@@ -3,7 +3,7 @@
 //! modulo 2⁶⁴, exactly as the reference engine's.
 
 /// The SplitMix64 increment (the golden ratio in 64-bit fixed point).
-pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64: the state is one 64-bit integer, the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,7 +56,7 @@ const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
 
 /// The output function of SplitMix64: the last three lines of `next_u64()`.
 #[inline]
-pub const fn mix(mut z: u64) -> u64 {
+pub(crate) const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(MIX_1);
     z = (z ^ (z >> 27)).wrapping_mul(MIX_2);
     z ^ (z >> 31)
@@ -81,7 +81,7 @@ pub fn shuffle_slice<T>(items: &mut [T], rng: &mut Rng) {
 /// draws and swaps, the indices masked rather than checked (the random play-outs
 /// shuffle a deck per game).
 #[inline]
-pub fn shuffle_places(deck: &mut [u8; 64], len: usize, rng: &mut Rng) {
+pub(crate) fn shuffle_places(deck: &mut [u8; 64], len: usize, rng: &mut Rng) {
     shuffle_by::<true>(len, rng, |i, j| deck.swap(i & 63, j & 63));
 }
 

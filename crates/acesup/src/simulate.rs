@@ -1,5 +1,5 @@
 //! Seeded batch play-outs (docs/API.md `simulate`, RNG.md "Batch runs"): a
-//! thread's [`Player`] of a run's games, the run on a pool's threads
+//! thread's `Player` of a run's games, the run on a pool's threads
 //! ([`run_games`]) and the run chunk by chunk for the bindings ([`ChunkedRun`]).
 //! The threads, the chunk sizes and cancelling are [`crate::run`]'s, which knows
 //! nothing of games.
@@ -105,7 +105,7 @@ pub struct ChunkedRun {
 }
 
 /// The most games of a strategy that is asked through a callback per chunk.
-pub const CALLBACK_CHUNK: u64 = 64;
+const CALLBACK_CHUNK: u64 = 64;
 
 /// Why a strategy asked through a callback ([`ChunkedRun::play_chunk_with`]) stopped a run.
 #[derive(Debug)]
@@ -130,7 +130,7 @@ pub enum AskError<E> {
 
 impl ChunkedRun {
     /// Games `start .. start + games` (modulo 2⁶⁴) of master seed `seed`, in chunks
-    /// of one thread's games (see [`AdaptiveChunks`]).
+    /// of one thread's games (see `AdaptiveChunks`).
     pub fn new(rules: Rules, seed: u64, start: u64, games: u128, keep_scores: bool) -> ChunkedRun {
         ChunkedRun {
             chunks: AdaptiveChunks::new(start, games),
@@ -156,7 +156,7 @@ impl ChunkedRun {
     /// true when cancellation stopped it first ([`cancel::requested`], which each
     /// thread asks between its chunks). A chunk in which some game may have been
     /// cut short (it asked [`cancel::requested`] and was told to stop: its thread's
-    /// [`cancel::seen`]) does not count and is played again by the next call; a
+    /// `cancel::seen`) does not count and is played again by the next call; a
     /// chunk whose games all ran to their ends counts, even if a deadline passed
     /// meanwhile (the bindings' quick try: random play-outs never ask, and their
     /// chunks under way are not played twice). `ValueError` when a count would
@@ -214,7 +214,7 @@ impl ChunkedRun {
         Ok(())
     }
 
-    /// Plays the next chunk (at most [`CALLBACK_CHUNK`] games) on this thread with a
+    /// Plays the next chunk (at most `CALLBACK_CHUNK` games) on this thread with a
     /// strategy asked through `choose`, which is called on each game that is not
     /// over, with the game's history as the engine left it (empty at a game's
     /// first question), and returns the move to play; false when the run was already

@@ -589,7 +589,7 @@ impl Decide for Hindsight {
 /// `"optimal"`: the move of a perfect player who never sees the stock, from the
 /// table of the game's rules (computed the first time, then kept): the first in
 /// R3 order of the moves of the best value (under `relocate_single`, a lone card's
-/// move only towards a position where that value is had: [`optimal::Table::best_move`]).
+/// move only towards a position where that value is had: [`optimal::ValueTable::best_move`]).
 /// Draws nothing. Layouts of more than [`optimal::STRATEGY_MAX_DECK`] cards are
 /// refused ([`optimal::strategy_table`]); the bindings compute the table before a game starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

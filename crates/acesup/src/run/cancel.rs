@@ -8,7 +8,7 @@
 //! once the flag is raised or the deadline passed, so that a cancelled run ends in
 //! microseconds. A cut decision still returns a legal move; the run throws away
 //! what was cut. A flag is per run, not global: two runs on two threads never
-//! cancel each other. [`super::Pool::fold`] carries the caller's `Cancel` to the
+//! cancel each other. `Pool::fold` carries the caller's `Cancel` to the
 //! threads of its pool, and a [`super::Stream`] makes its own flag current on its
 //! threads.
 //!
@@ -28,8 +28,8 @@ pub type Flag = Arc<AtomicBool>;
 /// passed.
 #[derive(Clone, Debug, Default)]
 pub struct Cancel {
-    pub flag: Option<Flag>,
-    pub deadline: Option<Instant>,
+    flag: Option<Flag>,
+    deadline: Option<Instant>,
     /// Raised by the first [`requested`] that answers yes: from then on some work of
     /// the run may have cut itself short. Shared by the clones that carry the run to
     /// its threads.
@@ -56,7 +56,7 @@ impl Cancel {
     /// The same stop (flag and deadline) with a [`seen`] of its own: for a thread
     /// that must tell whether its own work was cut, whatever the run's other
     /// threads were told meanwhile (`Pool::each_thread`).
-    pub fn apart(&self) -> Cancel {
+    pub(crate) fn apart(&self) -> Cancel {
         Cancel {
             flag: self.flag.clone(),
             deadline: self.deadline,
@@ -94,12 +94,12 @@ pub fn requested() -> bool {
 /// [`requested`] answered yes, on any of its threads), and so may have cut itself
 /// short. Work that never asks, such as a random play-out, runs to its end and is
 /// whole even when the flag was raised or the deadline passed meanwhile.
-pub fn seen() -> bool {
+pub(crate) fn seen() -> bool {
     CURRENT.with(|c| c.borrow().seen.load(Ordering::Relaxed))
 }
 
 /// The `Cancel` of the run this thread works for (what [`Scope::enter`] made current).
-pub fn current() -> Cancel {
+pub(crate) fn current() -> Cancel {
     CURRENT.with(|c| c.borrow().clone())
 }
 

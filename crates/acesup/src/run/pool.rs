@@ -41,7 +41,7 @@ impl Pool {
     }
 
     /// The number of threads that play.
-    pub fn threads(&self) -> usize {
+    pub(crate) fn threads(&self) -> usize {
         match self {
             Pool::Current => 1,
             Pool::Global => rayon::current_num_threads(),
@@ -55,7 +55,7 @@ impl Pool {
     /// that an accumulator that lists its items lists them in index order, at any
     /// thread count). The one place where a batch chooses its threads: the
     /// caller's [`cancel::current`] is current on every thread while it folds.
-    pub fn fold<A, W>(
+    pub(crate) fn fold<A, W>(
         &self,
         count: u64,
         empty: impl Fn() -> A + Sync + Send,
@@ -102,7 +102,7 @@ impl Pool {
     /// returned. The caller's [`cancel::current`] is current on each, with a
     /// `seen` of its own ([`cancel::Cancel::apart`]), so that [`cancel::seen`] on
     /// a thread says whether that thread's own work was told to stop.
-    pub fn each_thread(&self, work: impl Fn() + Sync) {
+    pub(crate) fn each_thread(&self, work: impl Fn() + Sync) {
         let cancel = cancel::current();
         let one = || {
             let _scope = cancel::Scope::enter(cancel.apart());

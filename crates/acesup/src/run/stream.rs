@@ -41,14 +41,14 @@ struct Shared<T> {
     count: u64,
     window: u64,
     flag: Flag,
-    state: Mutex<State<T>>,
+    ledger: Mutex<Ledger<T>>,
     /// Signalled when the first item not yet handed out is done, or a worker leaves.
     done: Condvar,
     /// Signalled when an item is handed out, so that the window moves, or the run stops.
     room: Condvar,
 }
 
-struct State<T> {
+struct Ledger<T> {
     /// Items `0 .. taken` have been taken by a worker.
     taken: u64,
     /// Items `0 .. handed` have been handed out.
@@ -86,7 +86,7 @@ impl<T: Send + 'static> Stream<T> {
             count,
             window: window.max(1),
             flag,
-            state: Mutex::new(State {
+            ledger: Mutex::new(Ledger {
                 taken: 0,
                 handed: 0,
                 results: VecDeque::new(),
@@ -145,36 +145,36 @@ impl<T: Send + 'static> Stream<T> {
     /// The next item's result if it is done by `deadline` (None: whenever it is).
     fn next_by(&self, deadline: Option<Instant>) -> Next<T> {
         let shared = &*self.shared;
-        let mut state = shared.lock();
+        let mut ledger = shared.lock();
         loop {
-            if shared.stopped() || state.handed == shared.count {
+            if shared.stopped() || ledger.handed == shared.count {
                 return Next::Ended;
             }
-            if let Some(Some(_)) = state.results.front() {
-                let item = state.results.pop_front().flatten().expect("just seen");
-                state.handed += 1;
-                if state.waiting > 0 {
+            if let Some(Some(_)) = ledger.results.front() {
+                let item = ledger.results.pop_front().flatten().expect("just seen");
+                ledger.handed += 1;
+                if ledger.waiting > 0 {
                     shared.room.notify_all();
                 }
                 return Next::Item(item);
             }
             // Workers leave early only when the run stops (seen above), so the
             // item they left undone is one that a panic cut short.
-            assert!(state.working > 0, "a worker of the stream panicked");
-            state.readers += 1;
-            state = match deadline {
-                None => shared.done.wait(state).unwrap_or_else(|p| p.into_inner()),
+            assert!(ledger.working > 0, "a worker of the stream panicked");
+            ledger.readers += 1;
+            ledger = match deadline {
+                None => shared.done.wait(ledger).unwrap_or_else(|p| p.into_inner()),
                 Some(deadline) => {
                     let left = deadline.saturating_duration_since(Instant::now());
                     if left.is_zero() {
-                        state.readers -= 1;
+                        ledger.readers -= 1;
                         return Next::Pending;
                     }
-                    let waited = shared.done.wait_timeout(state, left);
+                    let waited = shared.done.wait_timeout(ledger, left);
                     waited.unwrap_or_else(|p| p.into_inner()).0
                 }
             };
-            state.readers -= 1;
+            ledger.readers -= 1;
         }
     }
 }
@@ -184,8 +184,8 @@ impl<T> Drop for Stream<T> {
     fn drop(&mut self) {
         let shared = &*self.shared;
         {
-            let state = shared.lock();
-            if state.handed < shared.count {
+            let ledger = shared.lock();
+            if ledger.handed < shared.count {
                 shared.flag.store(true, Ordering::Relaxed);
             }
             shared.room.notify_all();
@@ -198,8 +198,8 @@ impl<T> Drop for Stream<T> {
 }
 
 impl<T> Shared<T> {
-    fn lock(&self) -> MutexGuard<'_, State<T>> {
-        self.state
+    fn lock(&self) -> MutexGuard<'_, Ledger<T>> {
+        self.ledger
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -230,16 +230,16 @@ impl<T> Shared<T> {
             if self.stopped() {
                 return;
             }
-            let mut state = self.lock();
-            let slot = usize::try_from(first - state.handed).expect("within the window");
+            let mut ledger = self.lock();
+            let slot = usize::try_from(first - ledger.handed).expect("within the window");
             let end = slot + block.len();
-            if state.results.len() < end {
-                state.results.resize_with(end, || None);
+            if ledger.results.len() < end {
+                ledger.results.resize_with(end, || None);
             }
-            for (place, result) in state.results.range_mut(slot..end).zip(block.drain(..)) {
+            for (place, result) in ledger.results.range_mut(slot..end).zip(block.drain(..)) {
                 *place = Some(result);
             }
-            if slot == 0 && state.readers > 0 {
+            if slot == 0 && ledger.readers > 0 {
                 self.done.notify_all();
             }
         }
@@ -249,24 +249,24 @@ impl<T> Shared<T> {
     /// None when every item is taken or the run stops, waiting while the window is
     /// full.
     fn take(&self, size: u64) -> Option<(u64, u64)> {
-        let mut state = self.lock();
+        let mut ledger = self.lock();
         loop {
-            if self.stopped() || state.taken == self.count {
+            if self.stopped() || ledger.taken == self.count {
                 return None;
             }
-            let room = (state.handed.saturating_add(self.window) - state.taken)
-                .min(self.count - state.taken);
+            let room = (ledger.handed.saturating_add(self.window) - ledger.taken)
+                .min(self.count - ledger.taken);
             if room > 0 {
-                let first = state.taken;
-                state.taken += room.min(size);
-                return Some((first, state.taken - first));
+                let first = ledger.taken;
+                ledger.taken += room.min(size);
+                return Some((first, ledger.taken - first));
             }
-            state.waiting += 1;
-            state = self
+            ledger.waiting += 1;
+            ledger = self
                 .room
-                .wait(state)
+                .wait(ledger)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            state.waiting -= 1;
+            ledger.waiting -= 1;
         }
     }
 }
