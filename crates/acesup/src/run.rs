@@ -2,8 +2,8 @@
 //! threads, [`Pool`]), in chunks that take about the same time however costly an
 //! item (`AdaptiveChunks`), as a stream of results in index order from threads
 //! of its own ([`Stream`]), and how it is cancelled from outside ([`cancel`]).
-//! Nothing here knows what a game is: [`crate::simulate`] plays its games on
-//! these, and the solver solves its deals on a stream.
+//! Nothing here knows what a game is: `simulate` plays its games on these, and
+//! the solver solves its deals on a stream.
 
 pub mod cancel;
 mod chunks;
