@@ -1,10 +1,11 @@
-//! `deck_from_kpat` and `deck_from_pysol`: the numbered deals of kpat and PySolFC
-//! (RULES.md R8), and the deal-number arguments of `Game.from_kpat` and
-//! `Game.from_pysol`.
+//! Every deck: `deck_from_seed` (RNG.md), and `deck_from_kpat` and
+//! `deck_from_pysol`, the numbered deals of kpat and PySolFC (RULES.md R8), with
+//! the deal-number arguments of `Game.from_kpat` and `Game.from_pysol`.
 
-use crate::arguments::{int_arg, value_error};
+use crate::arguments::{int_arg, seed_arg, value_error};
 use crate::cards::card_list;
 use crate::errors::OrPyErr;
+use crate::rules::rules_arg;
 use acesup::deals::{self, KPAT_MAX, PYSOL_MAX};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -24,6 +25,19 @@ pub fn pysol_arg(n: &Bound<'_, PyAny>) -> PyResult<i128> {
         Some(PYSOL_MAX + 1),
         value_error,
     )
+}
+
+/// The deck that `Game.from_seed(seed, rules)` deals, in deal order: the layout's
+/// cards (`rules.deck()`) shuffled (RNG.md).
+#[pyfunction]
+#[pyo3(signature = (seed, rules = None))]
+pub fn deck_from_seed<'py>(
+    py: Python<'py>,
+    seed: &Bound<'py, PyAny>,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let seed = seed_arg(seed, "seed")?;
+    card_list(py, &deals::deck_from_seed(seed, &rules_arg(rules)?))
 }
 
 /// The deck of kpat's Aces Up deal number `n` (1 to 2**31 - 1), in deal order.

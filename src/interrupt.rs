@@ -1,7 +1,7 @@
 //! Long native work that Ctrl-C stops within a few milliseconds, whatever one game
 //! or one decision costs (docs/API.md, "Ctrl-C").
 
-use acesup::cancel::{self, Cancel, Flag};
+use acesup::run::cancel::{self, Cancel, Flag};
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};

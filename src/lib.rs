@@ -42,7 +42,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(strategies::strategy, m)?)?;
     m.add_function(wrap_pyfunction!(strategies::builtin_names, m)?)?;
     m.add_function(wrap_pyfunction!(strategies::simulate, m)?)?;
-    m.add_function(wrap_pyfunction!(rng::deck_from_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(deals::deck_from_seed, m)?)?;
     m.add_function(wrap_pyfunction!(rng::game_seed, m)?)?;
     m.add_class::<batch::PyBatchEngine>()?;
     m.add_function(wrap_pyfunction!(deals::deck_from_kpat, m)?)?;

@@ -7,7 +7,7 @@ use crate::errors::OrPyErr;
 use crate::rules::rules_arg;
 use acesup::optimal::{self as engine, Progress};
 use acesup::rules::Rules;
-use acesup::simulate::Pool;
+use acesup::run::Pool;
 use acesup::strategies::Builtin;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError};
 use pyo3::prelude::*;

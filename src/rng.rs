@@ -1,12 +1,10 @@
-//! `Rng`, `game_seed` and `deck_from_seed`: the generator of docs/RNG.md.
+//! `Rng` and `game_seed`: the generator of docs/RNG.md.
 
 use crate::arguments::{int_arg, seed_arg, value_error, U64_END};
-use crate::cards::card_list;
 use crate::protocols::{lock, py_methods};
-use crate::rules::rules_arg;
 use acesup::rng::{self, Rng};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyType};
+use pyo3::types::PyType;
 use std::sync::Mutex;
 
 /// SplitMix64 (RNG.md): `Rng(seed)` with an int seed in [0, 2**64). Mutable, so
@@ -68,17 +66,4 @@ pub fn game_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<
     let seed = seed_arg(seed, "seed")?;
     let index = seed_arg(index, "index")?;
     Ok(rng::game_seed(seed, index))
-}
-
-/// The deck that `Game.from_seed(seed, rules)` deals, in deal order: the layout's
-/// cards (`rules.deck()`) shuffled (RNG.md).
-#[pyfunction]
-#[pyo3(signature = (seed, rules = None))]
-pub fn deck_from_seed<'py>(
-    py: Python<'py>,
-    seed: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyList>> {
-    let seed = seed_arg(seed, "seed")?;
-    card_list(py, &rng::deck_from_seed(seed, &rules_arg(rules)?))
 }

@@ -12,7 +12,7 @@ use crate::moves::{move_arg, move_repr, PyMove};
 use crate::protocols::py_methods;
 use crate::rules::{rules_arg, rules_or};
 use crate::verdicts::{program_arg, DealRun, PyDealVerdicts};
-use acesup::pool::thread_count;
+use acesup::run::thread_count;
 use acesup::solver::{self, Solvability};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;

@@ -1,15 +1,15 @@
 //! `solve_deals`' verdicts: the numbered deals of kpat or PySolFC solved on the
-//! run's threads as a stream ([`acesup::stream`]), handed out as a Python iterator
+//! run's threads as a stream ([`acesup::run::Stream`]), handed out as a Python iterator
 //! in the order of the numbers.
 
 use crate::arguments::{repr, text_arg, type_name};
 use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::OrPyErr;
 use crate::interrupt;
-use acesup::cancel::Flag;
 use acesup::position::Position;
+use acesup::run::cancel::Flag;
+use acesup::run::{Next, Stream};
 use acesup::solver;
-use acesup::stream::{Next, Stream};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyRange;

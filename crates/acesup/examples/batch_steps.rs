@@ -6,7 +6,7 @@ use std::time::Instant;
 fn main() {
     let n = 65_536;
     let mut batch = Batch::new(n, Rules::standard(), 6, 0, 1 << 64, true, false).unwrap();
-    let a = batch.layout().num_actions();
+    let a = batch.spaces().num_actions();
     let steps = 100;
     let mut actions = vec![0u8; n];
     let began = Instant::now();

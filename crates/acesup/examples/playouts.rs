@@ -1,5 +1,6 @@
 //! Random play-outs of the standard game on one thread: games/s (best of 5 runs).
 use acesup::rules::Rules;
+use acesup::run::Pool;
 use acesup::simulate::run_games;
 use acesup::strategies::Random;
 use std::time::Instant;
@@ -12,7 +13,7 @@ fn main() {
     let mut mean = 0.0;
     for round in 0..5 {
         let t = Instant::now();
-        let stats = run_games(&Random, Rules::standard(), round, 0, games);
+        let stats = run_games(&Pool::Current, &Random, Rules::standard(), round, 0, games);
         let secs = t.elapsed().as_secs_f64();
         best = best.min(secs);
         mean = stats.mean_score();

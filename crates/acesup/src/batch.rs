@@ -8,243 +8,22 @@
 //! batch), the forced discards after it, and deals the next games of the run into
 //! the slots whose game ended, in ascending slot order. Every rule is asked of
 //! [`crate::rules`] and the [`Position`] API; this module only numbers the moves
-//! ([`Layout`]) and keeps the books, as [`crate::simulate`] does.
+//! ([`Spaces`]) and keeps the books, as [`crate::simulate`] does.
+
+mod spaces;
+
+pub use spaces::Spaces;
 
 use crate::cards::{Card, DECK_SIZE};
+use crate::deals::{deal_seeded, padded_deck};
 use crate::game::Game;
-use crate::moves::{Move, MAX_PILES};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rng::game_seed;
-use crate::rules::{self, by_piles, LegalMoves, Rules, Tableau};
-use crate::simulate::{deal_seeded, padded_deck};
+use crate::rules::{self, by_piles, LegalMoves, Rules};
 use crate::stats::Stats;
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
-
-/// The action space and the observation layout of one set of rules (BATCH.md
-/// "Actions" and "Observations").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
-    /// P, the number of piles.
-    pub piles: usize,
-    /// H = 1 + ⌈(D − P) / P⌉, the most cards a pile can hold.
-    pub max_height: usize,
-    /// K, the fill indices that have actions: H under `fill="any"`, else 1.
-    pub fill_indices: usize,
-    /// The move of each action, in R3 order.
-    pub moves: Vec<Move>,
-    /// The code of each card index: its place in the layout's deck (-1 off the layout).
-    code: [i8; DECK_SIZE],
-    deck_size: usize,
-    /// The action of each fill `(src, dst)` with index 0 (the others follow it).
-    fill_first: [[u8; MAX_PILES]; MAX_PILES],
-}
-
-impl Layout {
-    pub fn new(rules: &Rules) -> Layout {
-        let piles = usize::from(rules.piles);
-        let deck = rules.deck();
-        let max_height = 1 + (deck.len() - piles).div_ceil(piles);
-        let fill_indices = if rules.fill == rules::FillRule::Any {
-            max_height
-        } else {
-            1
-        };
-        let mut moves: Vec<Move> = (0..piles).map(|p| Move::Discard(p as u8)).collect();
-        for src in 0..piles {
-            for dst in (0..piles).filter(|&dst| dst != src) {
-                moves.extend((0..fill_indices).map(|index| Move::Fill {
-                    src: src as u8,
-                    dst: dst as u8,
-                    index: index as u64,
-                }));
-            }
-        }
-        moves.push(Move::Deal);
-        let mut code = [-1; DECK_SIZE];
-        for (k, card) in deck.iter().enumerate() {
-            code[card.index()] = k as i8;
-        }
-        let mut fill_first = [[0; MAX_PILES]; MAX_PILES];
-        for (action, &mv) in moves.iter().enumerate().rev() {
-            if let Move::Fill { src, dst, .. } = mv {
-                fill_first[usize::from(src)][usize::from(dst)] = action as u8;
-            }
-        }
-        Layout {
-            piles,
-            max_height,
-            fill_indices,
-            moves,
-            code,
-            deck_size: deck.len(),
-            fill_first,
-        }
-    }
-
-    /// A, the number of actions (at most 5 + 20 · 11 + 1 = 226: an action fits a u8).
-    pub fn num_actions(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// The length of an observation row: P·H pile cells, D discard flags, the stock count.
-    pub fn observation_size(&self) -> usize {
-        self.piles * self.max_height + self.deck_size + 1
-    }
-
-    /// The action of `mv`, a move these rules can name (a pile below P, an index below K).
-    #[cfg(test)]
-    fn action(&self, mv: Move) -> usize {
-        let p = self.piles;
-        match mv {
-            Move::Discard(pile) => usize::from(pile),
-            Move::Fill { src, dst, index } => {
-                let (src, dst) = (usize::from(src), usize::from(dst));
-                let d = if dst < src { dst } else { dst - 1 };
-                p + (src * (p - 1) + d) * self.fill_indices + index as usize
-            }
-            Move::Deal => self.moves.len() - 1,
-        }
-    }
-
-    /// Writes the observation row of `pos` into `row`.
-    #[inline]
-    fn observe(&self, pos: &Position, row: &mut [i8]) {
-        let grid = self.piles * self.max_height;
-        row[..grid].fill(-1);
-        row[grid..].fill(0);
-        for p in 0..self.piles {
-            self.write_pile(pos, p, row);
-        }
-        self.write_discards(pos, row, 0);
-    }
-
-    /// Brings `row`, the observation of a position that had discarded `score`
-    /// cards, up to date for `pos`, the same game after the moves of one step.
-    ///
-    /// A step changes a pile only at its top, but for the one card that a fill under
-    /// `fill="any"` may take from below: its action adds a card on top (a deal, or a
-    /// fill into the empty pile) or takes one card out (a fill from the pile), and
-    /// its discards take top cards. So the cells of a pile above its height are
-    /// cleared up to the first that is empty already, and its cards are written from
-    /// the top down up to the first cell that holds its card already: the cells
-    /// below it are unchanged. A step writes a few cells, not the whole row.
-    #[inline]
-    fn observe_step<const P: usize>(&self, pos: &Position, row: &mut [i8], score: usize) {
-        let h = self.max_height;
-        for (p, cells) in row[..P * h].chunks_exact_mut(h).enumerate() {
-            let height = pos.height(p);
-            for cell in cells[height..].iter_mut().take_while(|cell| **cell != -1) {
-                *cell = -1;
-            }
-            for (cell, card) in cells[..height].iter_mut().rev().zip(pos.cards_from_top(p)) {
-                let code = self.code[card.index()];
-                if *cell == code {
-                    break;
-                }
-                *cell = code;
-            }
-        }
-        self.write_discards(pos, row, score);
-    }
-
-    /// Writes the cells of pile `p` of `pos` over cells that are empty.
-    #[inline]
-    fn write_pile(&self, pos: &Position, p: usize, row: &mut [i8]) {
-        let cells = &mut row[p * self.max_height..(p + 1) * self.max_height];
-        for (cell, card) in cells[..pos.height(p)]
-            .iter_mut()
-            .rev()
-            .zip(pos.cards_from_top(p))
-        {
-            *cell = self.code[card.index()];
-        }
-    }
-
-    /// Sets the flags of the discards of `pos` from the `score`-th on (the discards
-    /// only ever grow) and writes the stock count.
-    #[inline]
-    fn write_discards(&self, pos: &Position, row: &mut [i8], score: usize) {
-        let flags = &mut row[self.piles * self.max_height..];
-        for card in &pos.discards()[score..] {
-            flags[self.code[card.index()] as usize] = 1;
-        }
-        flags[self.deck_size] = pos.stock_left() as i8;
-    }
-
-    /// The observation row of `pos`, in a new vector.
-    #[cfg(any(test, debug_assertions))]
-    fn observation_of(&self, pos: &Position) -> Vec<i8> {
-        let mut row = vec![0; self.observation_size()];
-        self.observe(pos, &mut row);
-        row
-    }
-
-    /// The legal actions of `legal` as a set of bits (bit a: action a), straight
-    /// from its fields: the discards, each fill of a source to each empty pile with
-    /// every index it allows, the deal.
-    #[inline]
-    fn action_bits(&self, legal: &LegalMoves) -> ActionBits {
-        let mut bits: ActionBits = [0; 4];
-        bits[0] = u64::from(legal.discards);
-        if legal.empty != 0 {
-            for src in 0..self.piles {
-                let choices = usize::from(legal.choices[src]);
-                debug_assert!(
-                    choices <= self.fill_indices,
-                    "a pile taller than the layout allows"
-                );
-                let mut empty = legal.empty;
-                while choices > 0 && empty != 0 {
-                    let dst = empty.trailing_zeros() as usize;
-                    empty &= empty - 1;
-                    let first = usize::from(self.fill_first[src][dst]);
-                    for action in first..first + choices {
-                        bits[action / 64] |= 1 << (action % 64);
-                    }
-                }
-            }
-        }
-        let deal = self.moves.len() - 1;
-        bits[deal / 64] |= u64::from(legal.deal) << (deal % 64);
-        bits
-    }
-
-    /// Writes the legal-action mask of `legal` into `row`: byte a is 1 when action a
-    /// is legal, else 0; eight bytes at a time.
-    #[inline]
-    fn mask(&self, legal: &LegalMoves, row: &mut [u8]) {
-        let bits = self.action_bits(legal);
-        let bit = |action: usize| (bits[action / 64] >> (action % 64)) as u8 & 1;
-        let whole = row.len() / 8;
-        for k in 0..whole {
-            let byte = (bits[k / 8] >> (8 * (k % 8))) as u8;
-            row[8 * k..8 * k + 8].copy_from_slice(&SPREAD[usize::from(byte)].to_le_bytes());
-        }
-        for (action, flag) in row.iter_mut().enumerate().skip(8 * whole) {
-            *flag = bit(action);
-        }
-    }
-}
-
-/// A set of actions (A <= 226), bit a of word a / 64 standing for action a.
-type ActionBits = [u64; 4];
-
-/// For each byte b, the eight bytes whose j-th is bit j of b: a mask row written
-/// eight actions at a time.
-const SPREAD: [u64; 256] = {
-    let mut table = [0; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut j = 0;
-        while j < 8 {
-            table[b] |= ((b as u64 >> j) & 1) << (8 * j);
-            j += 1;
-        }
-        b += 1;
-    }
-    table
-};
 
 /// One slot: its game's position and index, whether the game is still played, and
 /// the actions the policy played in it (from which [`Batch::game`] replays it).
@@ -322,11 +101,11 @@ struct Rows<'a> {
 impl Rows<'_> {
     /// Runs `task` over these rows, cut into runs of [`CHUNK_SLOTS`] consecutive
     /// slots on all cores when there are [`PARALLEL_SLOTS`] or more, else at once.
-    fn for_each(self, layout: &Layout, task: impl Fn(Rows<'_>) + Sync) {
+    fn for_each(self, spaces: &Spaces, task: impl Fn(Rows<'_>) + Sync) {
         if self.slots.len() < PARALLEL_SLOTS {
             return task(self);
         }
-        let (o, a, c) = (layout.observation_size(), layout.num_actions(), CHUNK_SLOTS);
+        let (o, a, c) = (spaces.observation_size(), spaces.num_actions(), CHUNK_SLOTS);
         self.slots
             .par_chunks_mut(c)
             .zip(self.observation.par_chunks_mut(c * o))
@@ -365,7 +144,7 @@ impl Rows<'_> {
 /// What the tasks of a step read: the batch's configuration.
 struct Play<'a> {
     rules: &'a Rules,
-    layout: &'a Layout,
+    spaces: &'a Spaces,
     deck: &'a [Card; DECK_SIZE],
     seed: u64,
     auto_discard: bool,
@@ -377,7 +156,7 @@ impl Play<'_> {
     /// `terminated` marks the games that are over.
     #[inline]
     fn moves<const P: usize>(&self, rows: Rows<'_>, actions: &[u8]) {
-        let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
+        let (o, a) = (self.spaces.observation_size(), self.spaces.num_actions());
         let actions = &actions[rows.first..rows.first + rows.slots.len()];
         #[expect(
             clippy::needless_range_loop,
@@ -398,7 +177,7 @@ impl Play<'_> {
             }
             let before = slot.pos.score();
             slot.pos
-                .apply_piles::<P>(self.layout.moves[usize::from(actions[i])]);
+                .apply_piles::<P>(self.spaces.moves[usize::from(actions[i])]);
             if self.auto_discard {
                 slot.pos.discard_forced_piles::<P>();
             }
@@ -407,7 +186,7 @@ impl Play<'_> {
             rows.score[i] = slot.pos.score() as u8;
             let legal = LegalMoves::of_piles::<Position, P>(&slot.pos);
             let row = &mut rows.observation[i * o..(i + 1) * o];
-            self.layout.observe_step::<P>(&slot.pos, row, before);
+            self.spaces.observe_step::<P>(&slot.pos, row, before);
             if legal.is_empty() {
                 // Its slot is idle until the deals (Batch::count_ended counts it).
                 rows.terminated[i] = true;
@@ -418,10 +197,10 @@ impl Play<'_> {
             #[cfg(debug_assertions)]
             assert_eq!(
                 *row,
-                self.layout.observation_of(&slot.pos),
+                self.spaces.observation_of(&slot.pos),
                 "a step's observation"
             );
-            self.layout.mask(&legal, &mut rows.mask[i * a..(i + 1) * a]);
+            self.spaces.mask(&legal, &mut rows.mask[i * a..(i + 1) * a]);
         }
     }
 
@@ -429,7 +208,7 @@ impl Play<'_> {
     /// whose start is not over) and its forced discards, and writes the slot's rows.
     #[inline]
     fn deals<const P: usize>(&self, rows: Rows<'_>) {
-        let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
+        let (o, a) = (self.spaces.observation_size(), self.spaces.num_actions());
         for (i, slot) in rows.slots.iter_mut().enumerate() {
             let Some(index) = rows.deals[i].take() else {
                 continue;
@@ -443,9 +222,9 @@ impl Play<'_> {
             let legal = LegalMoves::of_piles::<Position, P>(&slot.pos);
             debug_assert!(!legal.is_empty(), "a game over at its start, with a stock");
             rows.score[i] = slot.pos.score() as u8;
-            self.layout
+            self.spaces
                 .observe(&slot.pos, &mut rows.observation[i * o..(i + 1) * o]);
-            self.layout.mask(&legal, &mut rows.mask[i * a..(i + 1) * a]);
+            self.spaces.mask(&legal, &mut rows.mask[i * a..(i + 1) * a]);
         }
     }
 }
@@ -454,7 +233,7 @@ impl Play<'_> {
 #[derive(Clone)]
 pub struct Batch {
     rules: Rules,
-    layout: Layout,
+    spaces: Spaces,
     deck: [Card; DECK_SIZE],
     seed: u64,
     start: u64,
@@ -518,8 +297,8 @@ impl Batch {
                 format!("a batch of {n} slots cannot play {games} games from {start}"),
             ));
         }
-        let layout = Layout::new(&rules);
-        let (o, a) = (layout.observation_size(), layout.num_actions());
+        let spaces = Spaces::new(&rules);
+        let (o, a) = (spaces.observation_size(), spaces.num_actions());
         let deck = padded_deck(&rules);
         let blank = Slot {
             pos: Position::from_deck(&rules.deck(), rules),
@@ -529,7 +308,7 @@ impl Batch {
         };
         let mut batch = Batch {
             rules,
-            layout,
+            spaces,
             deck,
             seed,
             start,
@@ -564,8 +343,8 @@ impl Batch {
         &self.rules
     }
 
-    pub fn layout(&self) -> &Layout {
-        &self.layout
+    pub fn spaces(&self) -> &Spaces {
+        &self.spaces
     }
 
     pub fn n(&self) -> usize {
@@ -594,7 +373,7 @@ impl Batch {
     /// (n, observation_size) row after row: the observation, but for each slot whose
     /// game the last step ended, that game's observation after the step.
     pub fn final_observation(&self) -> Vec<i8> {
-        let o = self.layout.observation_size();
+        let o = self.spaces.observation_size();
         let mut rows = self.observation.clone();
         for &slot in &self.ended {
             rows[slot * o..(slot + 1) * o]
@@ -655,7 +434,7 @@ impl Batch {
         let mut game = Game::from_seed(game_seed(self.seed, slot.index), self.rules);
         self.play_forced(&mut game);
         for action in slot.actions.to_vec() {
-            game.play(self.layout.moves[usize::from(action)])
+            game.play(self.spaces.moves[usize::from(action)])
                 .expect("a slot's actions are legal");
             self.play_forced(&mut game);
         }
@@ -687,7 +466,7 @@ impl Batch {
     pub fn step(&mut self, actions: &[u8]) -> Result<()> {
         self.check(actions)?;
         let (play, rows) = self.split();
-        by_piles!(play.rules, P => rows.for_each(play.layout, |rows| play.moves::<P>(rows, actions)));
+        by_piles!(play.rules, P => rows.for_each(play.spaces, |rows| play.moves::<P>(rows, actions)));
         self.count_ended();
         // With cards in the stock at its start a game is never over there (a deal
         // is legal unless a discard or a fill is), so each slot whose game ended
@@ -695,7 +474,7 @@ impl Batch {
         if self.rules.deck_size() > usize::from(self.rules.piles) {
             self.hand_out();
             let (play, rows) = self.split();
-            by_piles!(play.rules, P => rows.for_each(play.layout, |rows| play.deals::<P>(rows)));
+            by_piles!(play.rules, P => rows.for_each(play.spaces, |rows| play.deals::<P>(rows)));
         } else {
             for i in 0..self.ended.len() {
                 self.deal_into(self.ended[i]);
@@ -708,7 +487,7 @@ impl Batch {
     fn split(&mut self) -> (Play<'_>, Rows<'_>) {
         let play = Play {
             rules: &self.rules,
-            layout: &self.layout,
+            spaces: &self.spaces,
             deck: &self.deck,
             seed: self.seed,
             auto_discard: self.auto_discard,
@@ -766,7 +545,7 @@ impl Batch {
                 self.games
             ));
         }
-        let (n, a) = (self.slots.len(), self.layout.num_actions());
+        let (n, a) = (self.slots.len(), self.spaces.num_actions());
         if actions.len() != n {
             return value(format!(
                 "actions must have shape ({n},), got ({},)",
@@ -786,7 +565,7 @@ impl Batch {
             .find(|&i| self.mask[i * a + usize::from(actions[i])] == 0 && self.slots[i].active);
         if let Some(i) = illegal {
             let (slot, action) = (&self.slots[i], usize::from(actions[i]));
-            let mv = self.layout.moves[action];
+            let mv = self.spaces.moves[action];
             let reason =
                 rules::illegal_reason(&slot.pos, mv).expect("the mask holds every legal move");
             return Err(Error::new(
@@ -845,14 +624,14 @@ impl Batch {
 
     /// Writes the slot's observation, mask and score.
     fn show(&mut self, slot: usize) {
-        let (o, a) = (self.layout.observation_size(), self.layout.num_actions());
+        let (o, a) = (self.spaces.observation_size(), self.spaces.num_actions());
         let s = &self.slots[slot];
-        self.layout
+        self.spaces
             .observe(&s.pos, &mut self.observation[slot * o..(slot + 1) * o]);
         let legal = LegalMoves::of(&s.pos);
         let mask = &mut self.mask[slot * a..(slot + 1) * a];
         if s.active {
-            self.layout.mask(&legal, mask);
+            self.spaces.mask(&legal, mask);
         } else {
             mask.fill(0);
         }
@@ -914,7 +693,7 @@ impl Batch {
             auto_discard,
             state.scores.is_some(),
         )?;
-        let o = batch.layout.observation_size();
+        let o = batch.spaces.observation_size();
         let fits = state.terminated.len() == n
             && state.won.len() == n
             && state.final_observation.len() == n * o
@@ -931,7 +710,7 @@ impl Batch {
             batch.play_forced(&mut game);
             for &action in &actions {
                 let mv =
-                    *batch.layout.moves.get(usize::from(action)).ok_or_else(|| {
+                    *batch.spaces.moves.get(usize::from(action)).ok_or_else(|| {
                         Error::new(ErrorKind::Value, format!("no action {action}"))
                     })?;
                 game.play(mv)?;
@@ -955,127 +734,5 @@ impl Batch {
     }
 }
 
-/// The most actions ([`Layout::num_actions`] on five piles: the discards, 11 fills for
-/// each source and destination, the deal) are numbered by a `u8`.
-const _: () = assert!(MAX_PILES + MAX_PILES * (MAX_PILES - 1) * 11 < 256);
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The standard numbering of BATCH.md, and masks that agree with the legal moves.
-    #[test]
-    fn standard_layout_and_masks() {
-        let layout = Layout::new(&Rules::standard());
-        assert_eq!((layout.num_actions(), layout.observation_size()), (17, 105));
-        assert_eq!(layout.moves[4], Move::fill(0, 1, 0).unwrap());
-        assert_eq!(layout.moves[7], Move::fill(1, 0, 0).unwrap());
-        for (action, &mv) in layout.moves.iter().enumerate() {
-            assert_eq!(layout.action(mv), action);
-        }
-        let easy = Layout::new(&Rules::easy());
-        assert_eq!(easy.num_actions(), 4 + 12 * 13 + 1);
-        for (action, &mv) in easy.moves.iter().enumerate() {
-            assert_eq!(easy.action(mv), action);
-        }
-    }
-
-    /// A history keeps its actions in order past the ones kept in place, and forgets
-    /// them all when cleared.
-    #[test]
-    fn histories_keep_their_actions() {
-        let actions: Vec<u8> = (0..3 * INLINE_ACTIONS as u8).collect();
-        let mut history = History::of(&actions);
-        assert_eq!(history.to_vec(), actions);
-        history.clear();
-        history.push(7);
-        assert_eq!(history.to_vec(), [7]);
-    }
-
-    /// Under layouts and options that move cards in every way a step can (fills by
-    /// index, single cards relocated, deals to the empty piles, five piles, no
-    /// forced discards, no stock: games over at their start, dealt one slot after
-    /// another), random legal actions: each row written in place equals the
-    /// row written afresh, and each mask the legal moves numbered by `action`.
-    #[test]
-    fn rows_in_place_equal_rows_afresh() {
-        let texts = [
-            "easy",
-            "fill=any,relocate_single=true",
-            "russian_aces",
-            "piles=5,deal=any",
-            "suits=2,ranks=5,deal=stuck",
-            "suits=2,ranks=2",
-        ];
-        let mut draw = 0x9e37_79b9_7f4a_7c15_u64;
-        for text in texts {
-            for auto in [true, false] {
-                let rules = Rules::parse(text).unwrap();
-                let n = 9;
-                let mut batch = Batch::new(n, rules, 3, 0, 400, auto, false).unwrap();
-                let (o, a) = (batch.layout.observation_size(), batch.layout.num_actions());
-                while !batch.done() {
-                    for slot in 0..n {
-                        let pos = &batch.slots[slot].pos;
-                        let row = &batch.observation[slot * o..(slot + 1) * o];
-                        assert_eq!(row, batch.layout.observation_of(pos), "{text}");
-                        let mut mask = vec![0; a];
-                        if batch.slots[slot].active {
-                            for mv in rules::legal_moves(pos) {
-                                mask[batch.layout.action(mv)] = 1;
-                            }
-                        }
-                        assert_eq!(mask, batch.mask[slot * a..(slot + 1) * a], "{text}");
-                    }
-                    let actions: Vec<u8> = (0..n)
-                        .map(|slot| {
-                            let row = &batch.mask[slot * a..(slot + 1) * a];
-                            let legal: Vec<usize> = (0..a).filter(|&x| row[x] == 1).collect();
-                            draw ^= draw << 13;
-                            draw ^= draw >> 7;
-                            draw ^= draw << 17;
-                            let pick = (draw % legal.len().max(1) as u64) as usize;
-                            legal.get(pick).map_or(0, |&x| x as u8)
-                        })
-                        .collect();
-                    batch.step(&actions).unwrap();
-                }
-            }
-        }
-    }
-
-    /// Playing the first legal action to the end covers the run exactly and gives
-    /// what simulate's first-legal play gives, at any slot count, in parallel too.
-    #[test]
-    fn a_run_covers_its_games_and_replays() {
-        for n in [1, 7, PARALLEL_SLOTS + 5] {
-            let games = n as u128 + 300;
-            let mut batch = Batch::new(n, Rules::easy(), 5, 10, games, true, true).unwrap();
-            let a = batch.layout.num_actions();
-            while !batch.done() {
-                let actions: Vec<u8> = (0..n)
-                    .map(|i| {
-                        let row = &batch.mask[i * a..(i + 1) * a];
-                        row.iter().position(|&b| b == 1).unwrap_or(0) as u8
-                    })
-                    .collect();
-                batch.step(&actions).unwrap();
-                // The replayed game shows what the slot shows (the order of the
-                // discards aside: forced discards are played in rounds).
-                let o = batch.layout.observation_size();
-                for slot in [0, n / 2, n - 1] {
-                    let mut row = vec![0; o];
-                    batch.layout.observe(batch.game(slot).position(), &mut row);
-                    assert_eq!(row, batch.observation[slot * o..(slot + 1) * o]);
-                }
-            }
-            let (stats, scores) = batch.stats();
-            assert_eq!(stats.games(), games);
-            assert_eq!(scores.unwrap().len() as u128, games);
-            let twin = Batch::restore(Rules::easy(), 5, 10, games, true, batch.state()).unwrap();
-            assert_eq!(twin.state(), batch.state());
-            assert_eq!(twin.observation, batch.observation);
-            assert!(batch.step(&vec![0; n]).is_err());
-        }
-    }
-}
+mod tests;

@@ -1,20 +1,75 @@
-//! The numbered deals of KDE's kpat and of PySolFC (docs/RULES.md R8), the same as
-//! `acesup.reference.deals`.
+//! Every deck a game is dealt from: the seeded decks of docs/RNG.md (a layout's
+//! deck shuffled by [`Rng`]), one at a time or game by game into a position
+//! without allocating, and the numbered deals of KDE's kpat and of PySolFC
+//! (docs/RULES.md R8); the same as `acesup.reference.deals`.
 //!
 //! Both programs put their shuffled list into the talon in list order and deal
 //! from its end, so acesup's deck (R1.3, pile 0 first) is the shuffled list
 //! reversed. kpat, and PySolFC's game numbers 1-31999, shuffle with the Microsoft
 //! FreeCell generator; PySolFC's numbers from 32000 up seed CPython's
-//! `random.Random`, which [`Mt19937`] reproduces exactly.
+//! `random.Random`, which `Mt19937` reproduces exactly.
 
 use crate::cards::{Card, DECK_SIZE};
+use crate::position::Position;
+use crate::rng::{game_seed, shuffle_slice, Rng};
+use crate::rules::Rules;
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
+
+/// The deck of `Game.from_seed(seed, rules)`: the layout's deck (R1.4) in index
+/// order, shuffled by [`shuffle_slice`] (D − 1 draws; the standard deck's shuffle
+/// is the one it always was).
+pub fn deck_from_seed(seed: u64, rules: &Rules) -> Vec<Card> {
+    deck_from_seed_and_stream(seed, rules).0
+}
+
+/// The deck of `Game.from_seed(seed, rules)` and its strategy stream: `Rng(seed)`
+/// just after the shuffle.
+pub fn deck_from_seed_and_stream(seed: u64, rules: &Rules) -> (Vec<Card>, Rng) {
+    let mut rng = Rng::new(seed);
+    let mut deck = rules.deck();
+    shuffle_slice(&mut deck, &mut rng);
+    (deck, rng)
+}
+
+/// Deal game `index` of master seed `seed` into `pos` (`Game.from_seed(game_seed(seed,
+/// index))`, keeping the rules), from `deck`, the layout's deck in index order padded
+/// to [`DECK_SIZE`] ([`padded_deck`]); returns the game's strategy stream. The
+/// shuffle of [`deck_from_seed_and_stream`], allocating nothing.
+#[inline]
+pub(crate) fn deal_seeded(
+    pos: &mut Position,
+    deck: &[Card; DECK_SIZE],
+    seed: u64,
+    index: u64,
+) -> Rng {
+    let mut rng = Rng::new(game_seed(seed, index));
+    let mut deck = *deck;
+    let size = pos.rules().deck_size();
+    if size == DECK_SIZE {
+        shuffle_slice(&mut deck, &mut rng);
+        pos.deal_from(&deck);
+    } else {
+        let deck = &mut deck[..size];
+        shuffle_slice(deck, &mut rng);
+        pos.deal_from(deck);
+    }
+    rng
+}
+
+/// The layout's deck of `rules` in index order, padded to [`DECK_SIZE`] cards (what
+/// [`deal_seeded`] shuffles).
+pub(crate) fn padded_deck(rules: &Rules) -> [Card; DECK_SIZE] {
+    let mut deck = [Card::default(); DECK_SIZE];
+    let layout = rules.deck();
+    deck[..layout.len()].copy_from_slice(&layout);
+    deck
+}
 
 /// The highest kpat deal number: kpat clamps a number into 1..=INT_MAX (src/dealer.cpp, `startNew`).
 pub const KPAT_MAX: i128 = i32::MAX as i128;
 /// PySolFC's numbers below this use the Microsoft generator (pysollib/pysolrandom.py).
-pub const PYSOL_MS_END: i128 = 32000;
+const PYSOL_MS_END: i128 = 32000;
 /// The highest PySolFC game number: its `MTRandom.MAX_SEED`, the largest number it
 /// deals or counts up to.
 pub const PYSOL_MAX: i128 = 100_000_000_000_000_000_000;
@@ -89,13 +144,13 @@ fn dealt(mut shuffled: [Card; DECK_SIZE]) -> Vec<Card> {
 }
 
 /// The `ValueError` of a kpat deal number outside 1..=2**31-1; `shown` is the number
-/// as the user wrote it (the bindings use it for ints too large for an i128).
-pub fn kpat_range_error(shown: impl fmt::Display) -> Error {
+/// as the user wrote it.
+fn kpat_range_error(shown: impl fmt::Display) -> Error {
     range_error("a kpat deal number", KPAT_MAX, shown)
 }
 
 /// The `ValueError` of a PySolFC game number outside 1..=10**20; see [`kpat_range_error`].
-pub fn pysol_range_error(shown: impl fmt::Display) -> Error {
+fn pysol_range_error(shown: impl fmt::Display) -> Error {
     range_error("a PySolFC game number", PYSOL_MAX, shown)
 }
 
@@ -107,7 +162,7 @@ fn range_error(what: &str, max: i128, shown: impl fmt::Display) -> Error {
 }
 
 /// The deck of kpat's Aces Up deal number `n` (1 to 2**31 − 1), in deal order;
-/// [`kpat_range_error`] outside that range (kpat itself clamps such numbers).
+/// a `ValueError` naming that range outside it (kpat itself clamps such numbers).
 pub fn deck_from_kpat(n: i128) -> Result<Vec<Card>> {
     if !(1..=KPAT_MAX).contains(&n) {
         return Err(kpat_range_error(n));
@@ -117,7 +172,7 @@ pub fn deck_from_kpat(n: i128) -> Result<Vec<Card>> {
 
 /// The deck of PySolFC's game number `n` (1 to 10**20) for Aces Up, Aces Up 5 and
 /// Russian Aces, in deal order: 1-31999 as kpat deals them, from 32000 up through
-/// CPython's Mersenne Twister; [`pysol_range_error`] outside that range.
+/// CPython's Mersenne Twister; a `ValueError` naming that range outside it.
 pub fn deck_from_pysol(n: i128) -> Result<Vec<Card>> {
     if !(1..=PYSOL_MAX).contains(&n) {
         return Err(pysol_range_error(n));
@@ -136,7 +191,7 @@ const M: usize = 397;
 /// seeded from an int by `init_by_array` with the int's 32-bit words, and with the
 /// 53-bit `random()`.
 #[derive(Clone)]
-pub struct Mt19937 {
+struct Mt19937 {
     state: [u32; N],
     index: usize,
 }
@@ -144,7 +199,7 @@ pub struct Mt19937 {
 impl Mt19937 {
     /// `random.Random(n)` for a non-negative int `n`: the key is `n`'s 32-bit words,
     /// least significant first, one word `0` for `n = 0`.
-    pub fn from_int(n: u128) -> Mt19937 {
+    fn from_int(n: u128) -> Mt19937 {
         let mut key: Vec<u32> = (0..4).map(|w| (n >> (32 * w)) as u32).collect();
         while key.len() > 1 && key.last() == Some(&0) {
             key.pop();
@@ -153,7 +208,7 @@ impl Mt19937 {
     }
 
     /// CPython's `init_by_array(key)`; `key` must not be empty.
-    pub fn from_key(key: &[u32]) -> Mt19937 {
+    fn from_key(key: &[u32]) -> Mt19937 {
         assert!(!key.is_empty(), "init_by_array needs at least one word");
         let mut mt = Mt19937::from_seed(19650218).state;
         let (mut i, mut j) = (1, 0);
@@ -204,7 +259,7 @@ impl Mt19937 {
     }
 
     /// The next 32-bit output (`genrand_uint32`, also `getrandbits(32)`).
-    pub fn next_u32(&mut self) -> u32 {
+    fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
         }
@@ -229,7 +284,7 @@ impl Mt19937 {
     }
 
     /// CPython's `random()`: 53 random bits from two outputs, in [0, 1).
-    pub fn random(&mut self) -> f64 {
+    fn random(&mut self) -> f64 {
         let a = self.next_u32() >> 5;
         let b = self.next_u32() >> 6;
         (a as f64 * 67108864.0 + b as f64) / 9007199254740992.0
@@ -237,183 +292,4 @@ impl Mt19937 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// tests/data/deal_vectors.json (written by tests/data/make_deal_vectors.py with
-    /// kpat's, pysol_cards' and CPython's own generators). Each vector is one line,
-    /// so a field scanner reads it.
-    const VECTORS: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/data/deal_vectors.json"
-    ));
-
-    /// The one-line vectors of a section (`"name": [` up to its closing `]`).
-    fn section(name: &str) -> Vec<&'static str> {
-        let start = format!(" \"{name}\": [");
-        let items: Vec<&str> = VECTORS
-            .lines()
-            .skip_while(|line| *line != start)
-            .skip(1)
-            .take_while(|line| line.trim() != "]" && line.trim() != "],")
-            .collect();
-        assert!(!items.is_empty(), "no section {name} in deal_vectors.json");
-        items
-    }
-
-    /// The text of field `name` of a one-line vector: a string without its quotes,
-    /// a list without its brackets, or a bare number.
-    fn field<'a>(line: &'a str, name: &str) -> &'a str {
-        let key = format!("\"{name}\": ");
-        let rest = &line[line
-            .find(&key)
-            .unwrap_or_else(|| panic!("no {name} in {line}"))
-            + key.len()..];
-        let (open, close) = match rest.as_bytes()[0] {
-            b'"' => ('"', '"'),
-            b'[' => ('[', ']'),
-            _ => return &rest[..rest.find([',', '}']).unwrap()],
-        };
-        let body = &rest[open.len_utf8()..];
-        &body[..body.find(close).unwrap()]
-    }
-
-    fn numbers<T: std::str::FromStr>(text: &str) -> Vec<T>
-    where
-        T::Err: fmt::Debug,
-    {
-        text.split(", ").map(|x| x.parse().unwrap()).collect()
-    }
-
-    fn deck_text(deck: &[Card]) -> String {
-        deck.iter()
-            .map(Card::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    #[test]
-    fn kpat_seed_1_matches_kpats_own_test() {
-        // autotests/shuffle_test.cpp, shuffle_seed1: the list before the deal.
-        let want = "6H 2H 9C 6S TC 8C 3D 6C QS 8D 8S 6D 7D JH 2C 8H TH 4S TD 3S 7S 4D AC 4H QH TS \
-                    5C 4C 3C AH AS JS QD 9D KS 2S 3H KH QC AD 5S 9S KC KD 5H 7C 7H 5D JC 9H 2D JD";
-        let shuffled: Vec<String> = want.split(' ').map(|c| c.to_ascii_lowercase()).collect();
-        let mut deck = deck_from_kpat(1).unwrap();
-        deck.reverse();
-        let have: Vec<String> = deck
-            .iter()
-            .map(|c| c.to_string().to_ascii_lowercase())
-            .collect();
-        assert_eq!(have, shuffled);
-        assert_eq!(deck_from_kpat(1).unwrap()[0].to_string(), "Jd"); // pile 0 gets L[51]
-    }
-
-    #[test]
-    fn kpat_vectors() {
-        for line in section("kpat") {
-            let n: i128 = field(line, "n").parse().unwrap();
-            assert_eq!(
-                deck_text(&deck_from_kpat(n).unwrap()),
-                field(line, "deck"),
-                "kpat {n}"
-            );
-        }
-    }
-
-    #[test]
-    fn pysol_vectors() {
-        for name in ["pysol", "freecell"] {
-            for line in section(name) {
-                let n: i128 = field(line, "n").parse().unwrap();
-                assert_eq!(
-                    deck_text(&deck_from_pysol(n).unwrap()),
-                    field(line, "deck"),
-                    "{name} {n}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn mt19937_matches_cpython() {
-        for line in section("mt19937") {
-            let key: Vec<u32> = numbers(field(line, "words"));
-            let mut rng = Mt19937::from_key(&key);
-            let first: Vec<u32> = (0..1001).map(|_| rng.next_u32()).collect();
-            assert_eq!(first[..3], numbers::<u32>(field(line, "u32"))[..], "{line}");
-            assert_eq!(
-                first[1000],
-                field(line, "u32_1000").parse::<u32>().unwrap(),
-                "{line}"
-            );
-            let mut rng = Mt19937::from_key(&key);
-            let random: Vec<f64> = (0..3).map(|_| rng.random()).collect();
-            assert_eq!(random, numbers::<f64>(field(line, "random")), "{line}");
-            if let Ok(seed) = field(line, "seed").parse::<u128>() {
-                assert_eq!(
-                    Mt19937::from_int(seed).next_u32(),
-                    first[0],
-                    "from_int({seed})"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn cpython_random_12345() {
-        // python3 -c "import random; r=random.Random(12345); print([r.random() for _ in range(3)])"
-        let mut rng = Mt19937::from_int(12345);
-        let have: Vec<f64> = (0..3).map(|_| rng.random()).collect();
-        assert_eq!(
-            have,
-            [
-                0.41661987254534116,
-                0.010169169457068361,
-                0.8252065092537432
-            ]
-        );
-    }
-
-    #[test]
-    fn the_generators_switch_at_32000() {
-        for n in [1, 31999] {
-            assert_eq!(deck_from_pysol(n).unwrap(), deck_from_kpat(n).unwrap());
-        }
-        assert_ne!(
-            deck_from_pysol(32000).unwrap(),
-            deck_from_kpat(32000).unwrap()
-        );
-    }
-
-    #[test]
-    fn every_deck_holds_the_52_cards() {
-        for n in [1, 2, 31999, 32000, 1 << 40, PYSOL_MAX] {
-            let mut deck = deck_from_pysol(n).unwrap();
-            deck.sort();
-            assert!(deck.into_iter().eq(Card::all()), "{n}");
-        }
-    }
-
-    #[test]
-    fn out_of_range_numbers_name_the_range() {
-        for n in [0, -1, KPAT_MAX + 1] {
-            let err = deck_from_kpat(n).unwrap_err();
-            assert_eq!(err.kind, ErrorKind::Value);
-            assert_eq!(
-                err.message,
-                format!("a kpat deal number must be an int from 1 to 2147483647, got {n}")
-            );
-        }
-        for n in [0, -5, PYSOL_MAX + 1] {
-            let err = deck_from_pysol(n).unwrap_err();
-            assert_eq!(err.kind, ErrorKind::Value);
-            assert_eq!(
-                err.message,
-                format!(
-                    "a PySolFC game number must be an int from 1 to 100000000000000000000, got {n}"
-                )
-            );
-        }
-        assert!(deck_from_kpat(KPAT_MAX).is_ok() && deck_from_pysol(PYSOL_MAX).is_ok());
-    }
-}
+mod tests;

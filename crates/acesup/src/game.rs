@@ -1,9 +1,10 @@
 //! Games: a position with its history of moves and its strategy stream (RNG.md).
 
 use crate::cards::{check_deck, Card};
+use crate::deals::deck_from_seed_and_stream;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::rng::{deck_from_seed_and_stream, Rng};
+use crate::rng::Rng;
 use crate::rules::{self, Rules};
 use crate::strategies::Strategy;
 use crate::{Error, ErrorKind, Result};
@@ -176,7 +177,7 @@ impl PartialEq for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::deck_from_seed;
+    use crate::deals::deck_from_seed;
 
     #[test]
     fn start_of_a_game() {

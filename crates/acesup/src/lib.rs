@@ -12,40 +12,40 @@
 //!   written once over the [`rules::Tableau`] trait.
 //! - [`position`]: positions (R6.5, R6.6), a [`rules::Tableau`].
 //! - [`rng`]: SplitMix64, bounded draws, the shuffle and `game_seed` (RNG.md).
+//! - [`deals`]: every deck: seeded (RNG.md) and kpat's and PySolFC's numbered deals (R8).
 //! - [`game`]: games, a position with its history and strategy stream.
 //! - [`strategies`]: the built-in strategies (STRATEGIES.md).
 //! - [`stats`]: score histograms and their statistics.
 //! - [`simulate`]: seeded batch play-outs, on any number of threads.
 //! - [`random_play`]: the random strategy's seeded games, in a loop of their own.
-//! - [`cancel`]: a run's cancel flag, seen inside the long decisions (Ctrl-C).
+//! - [`run`]: threads, chunks, streams and cancelling (Ctrl-C), for any work.
 //! - [`batch`]: many seeded games stepped at once, for a policy outside the engine (BATCH.md).
 //! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
 //! - [`optimal`]: the exact optimum without clairvoyance and its table (OPTIMAL.md).
 
 pub mod batch;
-pub mod cancel;
 pub mod cards;
 pub mod deals;
 pub mod game;
 pub mod hash;
 pub mod moves;
 pub mod optimal;
-pub mod pool;
 pub mod position;
 pub mod random_play;
 pub mod rng;
 pub mod rules;
+pub mod run;
 pub mod simulate;
 pub mod solver;
 pub mod stats;
 pub mod strategies;
-pub mod stream;
 
 pub use cards::Card;
+pub use deals::deck_from_seed;
 pub use game::Game;
 pub use moves::Move;
 pub use position::Position;
-pub use rng::{deck_from_seed, game_seed, Rng};
+pub use rng::{game_seed, Rng};
 pub use rules::Rules;
 pub use solver::{solve, Solution, Solvability};
 pub use stats::Stats;

@@ -77,10 +77,10 @@ pub struct Optimum {
 }
 
 /// The exact optimum of `rules`, on rayon's threads of the caller's pool when
-/// `parallel` (see [`Table::compute`]); `None` when `progress.cancel` stopped it.
+/// `parallel` (see [`ValueTable::compute`]); `None` when `progress.cancel` stopped it.
 /// `ValueError` for a deck of more than [`MAX_DECK`] cards.
 pub fn optimal(rules: Rules, parallel: bool, progress: &Progress) -> Result<Option<Optimum>> {
-    Ok(Table::compute(rules, parallel, progress)?.map(|table| table.optimum))
+    Ok(ValueTable::compute(rules, parallel, progress)?.map(|table| table.optimum))
 }
 
 // ---------------------------------------------------------------------------
@@ -192,15 +192,15 @@ impl Visible {
 /// index + 1), and the heights (5 bits each) with the unseen cards (compact bits)
 /// above them. Bit 63 marks a chance node (the value of dealing now).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct Key(u128, u64);
+struct VisibleKey(u128, u64);
 
 const CHANCE: u64 = 1 << 63;
 
-type KeyMap<V> = HashMap<Key, V, BuildKeyHasher>;
+type KeyMap<V> = HashMap<VisibleKey, V, BuildKeyHasher>;
 
 /// What the keys of a layout need: for each renaming of the suits, each card's
 /// new compact index (suit × R + rank place, 0..D).
-struct Layout {
+struct Symmetries {
     rules: Rules,
     /// Every permutation of the S suits (the identity first): `perms[k][s]` is the
     /// new number of suit s under the k-th renaming.
@@ -214,8 +214,8 @@ struct Layout {
     deck: u64,
 }
 
-impl Layout {
-    fn new(rules: Rules) -> Layout {
+impl Symmetries {
+    fn new(rules: Rules) -> Symmetries {
         let ranks = rules.ranks;
         let mut suit_place = [(0, 0); 52];
         for card in rules.deck() {
@@ -234,7 +234,7 @@ impl Layout {
                 rename
             })
             .collect();
-        Layout {
+        Symmetries {
             rules,
             perms,
             renames,
@@ -320,7 +320,7 @@ impl Layout {
 
     /// The encoding of piles given by their `codes` (group bits ignored), in that
     /// order, and of the `unseen` compact bits.
-    fn encode(codes: &[u128], unseen: u32) -> Key {
+    fn encode(codes: &[u128], unseen: u32) -> VisibleKey {
         let (mut cards, mut meta) = (0u128, 0u64);
         for &code in codes {
             let code = code & ((1 << GROUP_SHIFT) - 1);
@@ -333,22 +333,22 @@ impl Layout {
             }
             meta = meta << 5 | height as u64;
         }
-        Key(cards, meta | u64::from(unseen) << 25)
+        VisibleKey(cards, meta | u64::from(unseen) << 25)
     }
 
     /// The encoding of `v` as it is, for the memo of a round (no symmetry).
-    fn raw(&self, v: &Visible) -> Key {
+    fn raw(&self, v: &Visible) -> VisibleKey {
         let identity = &self.renames[0];
         let codes = self.codes(v, identity);
-        Layout::encode(
+        Symmetries::encode(
             &codes[..usize::from(self.rules.piles)],
-            Layout::unseen(v, identity),
+            Symmetries::unseen(v, identity),
         )
     }
 
     /// The canonical key of `v`: the encoding of the least renamed position over
     /// the pile orders within each group and the suit renamings that number the
-    /// suits in the order of their [`Layout::marks`] (ties in any order), compared
+    /// suits in the order of their [`Symmetries::marks`] (ties in any order), compared
     /// by its piles' renamed cards, group by group in sorted order, then by its
     /// renamed unseen cards. For `y` = a symmetry σ of `v`, the renamings allowed
     /// for `y` are those allowed for `v` composed with σ⁻¹ (the marks move with the
@@ -356,7 +356,7 @@ impl Layout {
     /// and it differs between orbits (it is the position, up to the order of the
     /// piles within a group, which the sort fixes): the key is canonical. The
     /// marks leave one or two of the 24 renamings of four suits to try, mostly.
-    fn canonical(&self, v: &Visible) -> Key {
+    fn canonical(&self, v: &Visible) -> VisibleKey {
         let piles = usize::from(self.rules.piles);
         let groups = self.groups(v.stock_left());
         let suits = usize::from(self.rules.suits);
@@ -373,17 +373,17 @@ impl Layout {
                 *code |= u128::from(group) << GROUP_SHIFT;
             }
             codes[..piles].sort_unstable();
-            let candidate = (codes, Layout::unseen(v, rename));
+            let candidate = (codes, Symmetries::unseen(v, rename));
             if best.is_none_or(|b| candidate < b) {
                 best = Some(candidate);
             }
         }
         let (codes, unseen) = best.expect("at least one suit");
-        Layout::encode(&codes[..piles], unseen)
+        Symmetries::encode(&codes[..piles], unseen)
     }
 }
 
-/// Where a pile's group goes above its code ([`Layout::codes`]), so that sorting
+/// Where a pile's group goes above its code ([`Symmetries::codes`]), so that sorting
 /// the codes sorts the piles group by group.
 const GROUP_SHIFT: usize = 5 * MAX_DECK;
 
@@ -441,10 +441,10 @@ fn factorial(n: usize) -> u64 {
 /// How many shards the memo is split into, each behind its own lock.
 const SHARDS: usize = 256;
 
-/// The memo of a layout, filled by [`Table::compute`]: the values of the round
+/// The memo of a layout, filled by [`ValueTable::compute`]: the values of the round
 /// starts and chance nodes, scaled by n!, and the optimum at the root.
-pub struct Table {
-    layout: Layout,
+pub struct ValueTable {
+    symmetries: Symmetries,
     shards: Vec<Mutex<KeyMap<u64>>>,
     /// Whether the chance nodes run their outcomes on rayon's threads (not on a
     /// pool of one thread).
@@ -452,17 +452,21 @@ pub struct Table {
     pub optimum: Optimum,
 }
 
-impl Table {
+impl ValueTable {
     /// The table of `rules`; `None` when cancelled. With `parallel` the chance
     /// nodes run on rayon's threads (those of the pool the caller installed, or
     /// the global one), else all on the calling thread. `ValueError` for a deck of
     /// more than [`MAX_DECK`] cards.
-    pub fn compute(rules: Rules, parallel: bool, progress: &Progress) -> Result<Option<Table>> {
+    pub fn compute(
+        rules: Rules,
+        parallel: bool,
+        progress: &Progress,
+    ) -> Result<Option<ValueTable>> {
         if rules.deck_size() > MAX_DECK {
             return Err(out_of_reach(&rules, MAX_DECK));
         }
-        let mut table = Table {
-            layout: Layout::new(rules),
+        let mut table = ValueTable {
+            symmetries: Symmetries::new(rules),
             shards: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(),
             parallel,
             optimum: Optimum {
@@ -511,18 +515,18 @@ impl Table {
             .sum()
     }
 
-    fn shard(&self, key: &Key) -> &Mutex<KeyMap<u64>> {
+    fn shard(&self, key: &VisibleKey) -> &Mutex<KeyMap<u64>> {
         let mut h = KeyHasher::default();
         h.write_u128(key.0);
         h.write_u64(key.1);
         &self.shards[(h.finish() >> 56) as usize % SHARDS]
     }
 
-    fn lookup(&self, key: &Key) -> Option<u64> {
+    fn lookup(&self, key: &VisibleKey) -> Option<u64> {
         self.shard(key).lock().expect("memo lock").get(key).copied()
     }
 
-    fn store(&self, key: Key, value: u64, progress: &Progress) {
+    fn store(&self, key: VisibleKey, value: u64, progress: &Progress) {
         if self
             .shard(&key)
             .lock()
@@ -538,9 +542,9 @@ impl Table {
     /// of the ordered tuples of unseen cards lead to it.
     fn outcomes(&self, v: &Visible) -> Vec<(u64, Visible)> {
         let mut found: KeyMap<(u64, Visible)> = KeyMap::default();
-        let mut order: Vec<Key> = Vec::new();
+        let mut order: Vec<VisibleKey> = Vec::new();
         each_outcome(v, &mut |o| {
-            let key = self.layout.canonical(&o);
+            let key = self.symmetries.canonical(&o);
             found
                 .entry(key)
                 .and_modify(|(count, _)| *count += 1)
@@ -558,7 +562,7 @@ impl Table {
         if progress.cancelled() {
             return None;
         }
-        let mut key = self.layout.canonical(v);
+        let mut key = self.symmetries.canonical(v);
         key.1 |= CHANCE;
         if let Some(w) = self.lookup(&key) {
             return Some(w);
@@ -582,7 +586,7 @@ impl Table {
 
     /// The value of `v`, a position that starts a round (scaled by n!).
     fn round(&self, v: &Visible, progress: &Progress) -> Option<u64> {
-        let key = self.layout.canonical(v);
+        let key = self.symmetries.canonical(v);
         if let Some(w) = self.lookup(&key) {
             return Some(w);
         }
@@ -600,7 +604,7 @@ impl Table {
     /// one: those moves can be undone and only rename piles, so they all share a
     /// value, the best of their other moves.
     fn decide(&self, v: &Visible, local: &mut KeyMap<u64>, progress: &Progress) -> Option<u64> {
-        let raw = self.layout.raw(v);
+        let raw = self.symmetries.raw(v);
         if let Some(&w) = local.get(&raw) {
             return Some(w);
         }
@@ -639,8 +643,8 @@ impl Table {
 
     /// The place of `next`, a position a lone card's move reaches, among the
     /// `members` of a class (by raw key), added at the end when it is new.
-    fn join(&self, members: &mut Vec<(Key, Visible)>, next: Visible) -> usize {
-        let key = self.layout.raw(&next);
+    fn join(&self, members: &mut Vec<(VisibleKey, Visible)>, next: Visible) -> usize {
+        let key = self.symmetries.raw(&next);
         members
             .iter()
             .position(|(k, _)| *k == key)
@@ -662,7 +666,7 @@ impl Table {
         let mut local = KeyMap::default();
         // The class, `pos` first; each member's lone-card moves with the member they
         // reach, and its best other move with that move's value.
-        let mut members = vec![(self.layout.raw(&v), v)];
+        let mut members = vec![(self.symmetries.raw(&v), v)];
         let mut links: Vec<Vec<(Move, usize)>> = Vec::new();
         let mut direct: Vec<Option<(Move, u64)>> = Vec::new();
         while links.len() < members.len() {
@@ -716,7 +720,7 @@ impl Table {
 
 /// The `StrategyError` of a layout that the `"optimal"` strategy does not play: a
 /// deck of more than [`STRATEGY_MAX_DECK`] cards.
-pub fn refusal(rules: &Rules) -> Option<Error> {
+pub(crate) fn refusal(rules: &Rules) -> Option<Error> {
     (rules.deck_size() > STRATEGY_MAX_DECK).then(|| {
         let error = out_of_reach(rules, STRATEGY_MAX_DECK);
         Error::new(
@@ -727,12 +731,12 @@ pub fn refusal(rules: &Rules) -> Option<Error> {
 }
 
 /// The tables of the `"optimal"` strategy, computed once per layout.
-static TABLES: Mutex<Vec<(Rules, Arc<Table>)>> = Mutex::new(Vec::new());
+static TABLES: Mutex<Vec<(Rules, Arc<ValueTable>)>> = Mutex::new(Vec::new());
 
 /// The table of `rules` for the `"optimal"` strategy, computed on all cores the
 /// first time (cancelled by `progress.cancel`: `Ok(None)`), then kept.
 /// `StrategyError` for a deck of more than [`STRATEGY_MAX_DECK`] cards.
-pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Table>>> {
+pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<ValueTable>>> {
     refusal(&rules).map_or(Ok(()), Err)?;
     if let Some((_, table)) = TABLES
         .lock()
@@ -742,7 +746,7 @@ pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Ta
     {
         return Ok(Some(table.clone()));
     }
-    let Some(table) = Table::compute(rules, true, progress)? else {
+    let Some(table) = ValueTable::compute(rules, true, progress)? else {
         return Ok(None);
     };
     let table = Arc::new(table);
@@ -754,126 +758,4 @@ pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Ta
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn value(rules: Rules) -> (u128, u128) {
-        let o = optimal(rules, false, &Progress::default())
-            .unwrap()
-            .unwrap();
-        (o.numerator, o.denominator)
-    }
-
-    /// The plain expectimax: every legal move, every ordered outcome of a deal, no
-    /// memo and no symmetry; values as probabilities times n!.
-    fn plain(v: &Visible) -> u64 {
-        let moves = LegalMoves::of(v);
-        if moves.is_empty() {
-            return u64::from(rules::is_won(v));
-        }
-        let mut best = 0;
-        for mv in moves.iter() {
-            let w = match mv {
-                Move::Deal => {
-                    let mut sum = 0;
-                    each_outcome(v, &mut |o| sum += plain(&o));
-                    sum
-                }
-                _ if v.relocates(mv) => continue,
-                _ => plain(&v.after(mv)),
-            };
-            best = best.max(w);
-        }
-        best
-    }
-
-    fn small_layouts() -> Vec<Rules> {
-        let mut out = Vec::new();
-        for (suits, ranks, piles) in [(4, 2, 4), (2, 3, 4), (3, 2, 5)] {
-            for fill in [
-                rules::FillRule::Top,
-                rules::FillRule::Ace,
-                rules::FillRule::Any,
-            ] {
-                for deal in [
-                    rules::DealRule::Free,
-                    rules::DealRule::Stuck,
-                    rules::DealRule::Any,
-                ] {
-                    for deal_to in [DealTo::All, DealTo::Empty] {
-                        for ace_high in [true, false] {
-                            out.push(Rules {
-                                fill,
-                                deal,
-                                deal_to,
-                                ace_high,
-                                suits,
-                                ranks,
-                                piles,
-                                ..Rules::standard()
-                            });
-                        }
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn agrees_with_the_plain_expectimax() {
-        for rules in small_layouts() {
-            let (numerator, denominator) = value(rules);
-            let plain = u128::from(plain(&Visible::start(rules)));
-            let d = (1..=rules.deck_size() as u128).product::<u128>();
-            assert_eq!(denominator, d);
-            assert_eq!(numerator, plain, "{rules}");
-        }
-    }
-
-    #[test]
-    fn threads_do_not_change_the_value() {
-        let rules = Rules {
-            suits: 3,
-            ranks: 3,
-            ..Rules::standard()
-        };
-        let progress = Progress::default();
-        let one = optimal(rules, false, &progress).unwrap().unwrap();
-        let two = optimal(rules, true, &progress).unwrap().unwrap();
-        assert_eq!(
-            (one.numerator, one.denominator),
-            (two.numerator, two.denominator)
-        );
-    }
-
-    #[test]
-    fn cancel_stops_it_and_big_decks_are_refused() {
-        let progress = Progress::default();
-        progress.cancel.store(true, Ordering::Relaxed);
-        let rules = Rules {
-            ranks: 3,
-            ..Rules::standard()
-        };
-        assert_eq!(optimal(rules, false, &progress).unwrap(), None);
-        let err = optimal(Rules::standard(), false, &Progress::default()).unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Value);
-        assert!(
-            err.message.contains("4 suits x 13 ranks (52 cards)"),
-            "{}",
-            err.message
-        );
-    }
-
-    #[test]
-    fn permutations_are_all_there() {
-        for (n, count) in [(1, 1), (2, 2), (3, 6), (4, 24)] {
-            let perms = permutations(n);
-            assert_eq!(perms.len(), count);
-            let mut sorted = perms.clone();
-            sorted.sort();
-            sorted.dedup();
-            assert_eq!(sorted.len(), count);
-        }
-    }
-}
+mod tests;

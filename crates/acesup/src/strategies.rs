@@ -13,7 +13,6 @@
 //! [`real_fills`], [`deal_or_first_real_fill`] and [`lookahead_ends`]; the forced
 //! discards are [`Position::discard_forced`].
 
-use crate::cancel;
 use crate::cards::{py_repr, strip, Card, DECK_SIZE};
 use crate::hash::BuildKeyHasher;
 use crate::moves::{Move, MAX_PILES};
@@ -21,6 +20,7 @@ use crate::optimal;
 use crate::position::{PlayOut, Position};
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, by_piles, LegalMoves};
+use crate::run::cancel;
 use crate::solver::{Limits, Solver};
 use crate::{Error, ErrorKind, Result};
 use std::cell::RefCell;
@@ -589,7 +589,7 @@ impl Decide for Hindsight {
 /// `"optimal"`: the move of a perfect player who never sees the stock, from the
 /// table of the game's rules (computed the first time, then kept): the first in
 /// R3 order of the moves of the best value (under `relocate_single`, a lone card's
-/// move only towards a position where that value is had: [`optimal::Table::best_move`]).
+/// move only towards a position where that value is had: [`optimal::ValueTable::best_move`]).
 /// Draws nothing. Layouts of more than [`optimal::STRATEGY_MAX_DECK`] cards are
 /// refused ([`optimal::strategy_table`]); the bindings compute the table before a game starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

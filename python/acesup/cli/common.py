@@ -20,7 +20,7 @@ import acesup
 from ..arguments import int_at_least, int_in_range
 from ..errors import AcesUpError
 
-MAX_THREADS = 256  # the native engine's cap on threads (MAX_THREADS in crates/acesup/src/simulate.rs)
+MAX_THREADS = 256  # the native engine's cap on threads (MAX_THREADS in crates/acesup/src/run/pool.rs)
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT)
 PROGRESS_DELAY = 1.0  # seconds before a progress bar appears: short runs show none
 # The rules that solve and play start from, in their help.

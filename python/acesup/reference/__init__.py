@@ -11,11 +11,11 @@ from .. import errors
 from ..errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
 from .batch import Batch
 from .cards import Card
-from .deals import deck_from_kpat, deck_from_pysol
+from .deals import deck_from_kpat, deck_from_pysol, deck_from_seed
 from .game import Game
 from .moves import Move
 from .optimal import optimal
-from .rng import Rng, deck_from_seed, game_seed
+from .rng import Rng, game_seed
 from .rules import Rules
 from .simulate import simulate
 from .solver import Solution, Solvability, solvability, solve, solve_deals

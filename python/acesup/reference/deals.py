@@ -1,10 +1,12 @@
-"""The numbered deals of KDE's kpat and of PySolFC (docs/RULES.md R8).
+"""Every deck a game is dealt from: the seeded decks of RNG.md (a layout's deck
+shuffled by ``Rng``) and the numbered deals of KDE's kpat and of PySolFC
+(docs/RULES.md R8).
 
 A player stuck on kpat deal 1234 or PySolFC game 98765 names the deal by its
-number; these functions give the deck that the program deals for that number, in
-acesup's deal order (R1.3: pile 0 first). Both programs put the shuffled list into
-their talon in list order and deal from its end, so acesup's deck is the shuffled
-list reversed.
+number; ``deck_from_kpat`` and ``deck_from_pysol`` give the deck that the program
+deals for that number, in acesup's deal order (R1.3: pile 0 first). Both programs
+put the shuffled list into their talon in list order and deal from its end, so
+acesup's deck is the shuffled list reversed.
 
 - kpat (src/shuffle.h) and PySolFC's game numbers 1-31999 use the Microsoft
   FreeCell generator on the list ``AC AD AH AS 2C … KS`` (rank by rank).
@@ -19,14 +21,39 @@ from __future__ import annotations
 
 import random
 
-from ..arguments import int_arg
+from ..arguments import int_arg, rules_arg
 from .cards import ALL_CARDS, Card
+from .rng import Rng, shuffle_slice
+from .rules import Rules
 
-__all__ = ["deck_from_kpat", "deck_from_pysol", "kpat_arg", "pysol_arg", "KPAT_MAX", "PYSOL_MS_END", "PYSOL_MAX"]
+__all__ = ["deck_from_seed", "deck_from_seed_and_stream", "deck_from_kpat", "deck_from_pysol", "kpat_arg", "pysol_arg",
+           "KPAT_MAX", "PYSOL_MS_END", "PYSOL_MAX"]
 
 KPAT_MAX = 2**31 - 1  # kpat clamps a deal number into 1..INT_MAX (src/dealer.cpp, startNew)
 PYSOL_MS_END = 32000  # PySolFC: numbers below this use the Microsoft generator (pysolrandom.py)
 PYSOL_MAX = 10**20  # PySolFC's MTRandom.MAX_SEED, the largest number it deals or counts up to
+
+
+def deck_from_seed_and_stream(seed: int, rules: Rules | None = None) -> tuple[list[Card], Rng]:
+    """The deck of ``Game.from_seed(seed, rules)`` and its strategy stream: the
+    layout's deck (``rules.deck()``, in index order) shuffled with
+    ``Rng(seed).below`` (D - 1 draws, 51 for the standard deck; RNG.md), and that
+    generator just after the shuffle. The errors of ``deck_from_seed``, the seed's
+    first."""
+    rng = Rng(seed)
+    return shuffle_slice(list(rules_arg(rules, Rules).deck()), rng.below), rng
+
+
+def deck_from_seed(seed: int, rules: Rules | None = None) -> list[Card]:
+    """The deck that ``Game.from_seed(seed, rules)`` deals, in deal order: the
+    layout's deck shuffled with ``Rng(seed)``. Only the layout options (suits,
+    ranks, ace_high) change it, and the standard deck is shuffled as it always was.
+
+    ``ValueError`` unless seed is an int in [0, 2**64); ``TypeError`` for a non-int
+    seed or rules that are not a Rules or None.
+    """
+    return deck_from_seed_and_stream(seed, rules)[0]
+
 
 # acesup suit numbers (R1.1: c d h s) of the suit letters of the two programs.
 _SUIT = {"C": 0, "D": 1, "H": 2, "S": 3}

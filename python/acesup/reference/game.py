@@ -17,10 +17,10 @@ from ..display import game_svg
 from ..errors import IllegalMoveError, PositionError, UndoError
 from . import rules as rulebook
 from .cards import Card, check_deck, parse_cards
-from .deals import deck_from_kpat, deck_from_pysol
+from .deals import deck_from_kpat, deck_from_pysol, deck_from_seed_and_stream
 from .moves import Move, move_arg
 from .position import Position
-from .rng import Rng, deck_from_seed_and_stream
+from .rng import Rng
 
 __all__ = ["Game"]
 

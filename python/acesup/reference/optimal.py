@@ -23,13 +23,13 @@ from .moves import Move
 from .position import Position
 from .rules import Rules, deal_targets, is_won, legal_moves
 
-__all__ = ["optimal", "Table", "MAX_DECK", "STRATEGY_MAX_DECK", "strategy_table"]
+__all__ = ["optimal", "ValueTable", "MAX_DECK", "STRATEGY_MAX_DECK", "strategy_table"]
 
 MAX_DECK = 24  # the native tables' limit (5 bits a card, n! of the stock below 2**64)
 STRATEGY_MAX_DECK = 16  # the largest deck the "optimal" strategy computes a table for
 
 Piles = tuple[tuple[Card, ...], ...]
-Key = tuple[Piles, frozenset[Card]]
+VisibleKey = tuple[Piles, frozenset[Card]]
 
 
 def out_of_reach(rules: Rules, most: int) -> str:
@@ -38,13 +38,13 @@ def out_of_reach(rules: Rules, most: int) -> str:
             f"({rules.deck_size()} cards): it is computed for decks of at most {most} cards")
 
 
-class Table:
+class ValueTable:
     """The memo of one layout: the value of every visible position met, as a
     Fraction (the probability that perfect play wins from there)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.memo: dict[Key, Fraction] = {}
+        self.memo: dict[VisibleKey, Fraction] = {}
 
     def _position(self, piles: Piles, unseen: frozenset[Card]) -> Position:
         # The rules read the stock's length only: any order of the unseen cards does.
@@ -175,19 +175,19 @@ def optimal(rules: Rules | None, *, threads: int | None = None,
                         f"got {type(progress).__name__}")
     if rules.deck_size() > MAX_DECK:
         raise ValueError(out_of_reach(rules, MAX_DECK))
-    return Table(rules).root(progress)
+    return ValueTable(rules).root(progress)
 
 
-_TABLES: dict[Rules, Table] = {}
+_TABLES: dict[Rules, ValueTable] = {}
 
 
-def strategy_table(rules: Rules) -> Table:
+def strategy_table(rules: Rules) -> ValueTable:
     """The table the ``"optimal"`` strategy plays from under ``rules``, filled the
     first time, then kept. ``StrategyError`` for a deck of more than 16 cards."""
     if rules.deck_size() > STRATEGY_MAX_DECK:
         raise StrategyError(f"strategy 'optimal': {out_of_reach(rules, STRATEGY_MAX_DECK)}")
     if rules not in _TABLES:
-        table = Table(rules)
+        table = ValueTable(rules)
         table.root()
         _TABLES[rules] = table
     return _TABLES[rules]

@@ -1,16 +1,15 @@
 """The generator of RNG.md: SplitMix64, Lemire's bounded draw, the shuffle and the
-per-game seeds. Every random number of the package comes from here."""
+per-game seeds. Every random number of the package comes from here; the decks
+they shuffle are made in ``deals``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TypeVar
 
-from ..arguments import U64, int_arg, rules_arg
-from .cards import Card
-from .rules import Rules
+from ..arguments import U64, int_arg
 
-__all__ = ["Rng", "game_seed", "deck_from_seed", "deck_from_seed_and_stream", "shuffle_slice"]
+__all__ = ["Rng", "game_seed", "shuffle_slice"]
 
 T = TypeVar("T")
 
@@ -105,24 +104,3 @@ def shuffle_slice(items: list[T], below: Callable[[int], int]) -> list[T]:
         j = below(i + 1)
         items[i], items[j] = items[j], items[i]
     return items
-
-
-def deck_from_seed_and_stream(seed: int, rules: Rules | None = None) -> tuple[list[Card], Rng]:
-    """The deck of ``Game.from_seed(seed, rules)`` and its strategy stream: the
-    layout's deck (``rules.deck()``, in index order) shuffled with
-    ``Rng(seed).below`` (D - 1 draws, 51 for the standard deck; RNG.md), and that
-    generator just after the shuffle. The errors of ``deck_from_seed``, the seed's
-    first."""
-    rng = Rng(seed)
-    return shuffle_slice(list(rules_arg(rules, Rules).deck()), rng.below), rng
-
-
-def deck_from_seed(seed: int, rules: Rules | None = None) -> list[Card]:
-    """The deck that ``Game.from_seed(seed, rules)`` deals, in deal order: the
-    layout's deck shuffled with ``Rng(seed)``. Only the layout options (suits,
-    ranks, ace_high) change it, and the standard deck is shuffled as it always was.
-
-    ``ValueError`` unless seed is an int in [0, 2**64); ``TypeError`` for a non-int
-    seed or rules that are not a Rules or None.
-    """
-    return deck_from_seed_and_stream(seed, rules)[0]

@@ -3,11 +3,12 @@
 //! several threads.
 
 use super::{Limits, Solver};
+use crate::deals::deck_from_seed;
 use crate::position::Position;
-use crate::rng::{deck_from_seed, game_seed};
+use crate::rng::game_seed;
 use crate::rules::Rules;
+use crate::run::Stream;
 use crate::stats::Stats;
-use crate::stream::Stream;
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
 

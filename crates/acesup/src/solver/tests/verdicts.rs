@@ -41,7 +41,7 @@ fn solvability_does_not_depend_on_the_threads() {
     };
     let one = solvability(1, rules, 3, 10, 150, &limits).unwrap().unwrap();
     assert_eq!(one.games(), 150);
-    for threads in [2, 3, crate::pool::thread_count(None).unwrap()] {
+    for threads in [2, 3, crate::run::thread_count(None).unwrap()] {
         let found = solvability(threads, rules, 3, 10, 150, &limits).unwrap();
         assert_eq!(found, Some(one), "{threads} threads");
     }

@@ -8,9 +8,9 @@
 //! once the flag is raised or the deadline passed, so that a cancelled run ends in
 //! microseconds. A cut decision still returns a legal move; the run throws away
 //! what was cut. A flag is per run, not global: two runs on two threads never
-//! cancel each other. `Pool::fold` (pool.rs) carries the caller's
-//! `Cancel` to the threads of its pool, and a `Stream` (stream.rs) makes its own
-//! flag current on its threads.
+//! cancel each other. `Pool::fold` carries the caller's `Cancel` to the
+//! threads of its pool, and a [`super::Stream`] makes its own flag current on its
+//! threads.
 //!
 //! The deadline is for a quick first try: the bindings run work where they are
 //! for a few milliseconds, most of it done by then, before they pay for a thread
@@ -28,8 +28,8 @@ pub type Flag = Arc<AtomicBool>;
 /// passed.
 #[derive(Clone, Debug, Default)]
 pub struct Cancel {
-    pub flag: Option<Flag>,
-    pub deadline: Option<Instant>,
+    flag: Option<Flag>,
+    deadline: Option<Instant>,
     /// Raised by the first [`requested`] that answers yes: from then on some work of
     /// the run may have cut itself short. Shared by the clones that carry the run to
     /// its threads.
@@ -56,7 +56,7 @@ impl Cancel {
     /// The same stop (flag and deadline) with a [`seen`] of its own: for a thread
     /// that must tell whether its own work was cut, whatever the run's other
     /// threads were told meanwhile (`Pool::each_thread`).
-    pub fn apart(&self) -> Cancel {
+    pub(crate) fn apart(&self) -> Cancel {
         Cancel {
             flag: self.flag.clone(),
             deadline: self.deadline,
@@ -94,12 +94,12 @@ pub fn requested() -> bool {
 /// [`requested`] answered yes, on any of its threads), and so may have cut itself
 /// short. Work that never asks, such as a random play-out, runs to its end and is
 /// whole even when the flag was raised or the deadline passed meanwhile.
-pub fn seen() -> bool {
+pub(crate) fn seen() -> bool {
     CURRENT.with(|c| c.borrow().seen.load(Ordering::Relaxed))
 }
 
 /// The `Cancel` of the run this thread works for (what [`Scope::enter`] made current).
-pub fn current() -> Cancel {
+pub(crate) fn current() -> Cancel {
     CURRENT.with(|c| c.borrow().clone())
 }
 
@@ -125,54 +125,4 @@ impl Drop for Scope {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_scope_makes_its_flag_current_on_its_thread_only() {
-        assert!(!requested() && current().flag.is_none());
-        let flag: Flag = Arc::new(AtomicBool::new(false));
-        {
-            let _scope = Scope::enter(Cancel::on(flag.clone()));
-            assert!(!requested());
-            flag.store(true, Ordering::Relaxed);
-            assert!(requested());
-            // Another thread works for no run.
-            assert!(!std::thread::spawn(requested).join().unwrap());
-            {
-                let _inner = Scope::enter(Cancel::default());
-                assert!(!requested());
-            }
-            assert!(requested());
-        }
-        assert!(!requested() && current().flag.is_none());
-    }
-
-    #[test]
-    fn a_deadline_passes() {
-        {
-            let _scope = Scope::enter(Cancel::after(Duration::from_millis(20)));
-            assert!(!requested());
-            std::thread::sleep(Duration::from_millis(30));
-            assert!(requested());
-        }
-        assert!(!requested());
-    }
-
-    /// A request is seen once some work asked and was told to stop, by the run's
-    /// clones on every thread, and not merely because the deadline passed.
-    #[test]
-    fn a_request_is_seen_when_asked() {
-        let cancel = Cancel::after(Duration::ZERO);
-        let _scope = Scope::enter(cancel.clone());
-        assert!(!seen(), "nothing asked yet");
-        let other = std::thread::spawn(move || {
-            let _scope = Scope::enter(cancel);
-            requested()
-        });
-        assert!(other.join().unwrap());
-        assert!(seen(), "asked on another thread of the run");
-        let _fresh = Scope::enter(Cancel::after(Duration::ZERO));
-        assert!(!seen(), "another run");
-    }
-}
+mod tests;

@@ -1,9 +1,9 @@
 //! Where a batch plays: the calling thread, rayon's global pool or a pool of its
-//! own ([`Pool`]), and how many threads that is ([`thread_count`]). Apart from
-//! `simulate`, so that the solver's runs, whose threads are a stream's
-//! (stream.rs), count their threads as the play-outs do without importing them.
+//! own ([`Pool`]), and how many threads that is ([`thread_count`]), for the
+//! play-outs and for the solver's runs, whose threads are a stream's
+//! ([`super::stream`]).
 
-use crate::cancel;
+use super::cancel;
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
 
@@ -41,7 +41,7 @@ impl Pool {
     }
 
     /// The number of threads that play.
-    pub fn threads(&self) -> usize {
+    pub(crate) fn threads(&self) -> usize {
         match self {
             Pool::Current => 1,
             Pool::Global => rayon::current_num_threads(),
@@ -55,7 +55,7 @@ impl Pool {
     /// that an accumulator that lists its items lists them in index order, at any
     /// thread count). The one place where a batch chooses its threads: the
     /// caller's [`cancel::current`] is current on every thread while it folds.
-    pub fn fold<A, W>(
+    pub(crate) fn fold<A, W>(
         &self,
         count: u64,
         empty: impl Fn() -> A + Sync + Send,
@@ -102,7 +102,7 @@ impl Pool {
     /// returned. The caller's [`cancel::current`] is current on each, with a
     /// `seen` of its own ([`cancel::Cancel::apart`]), so that [`cancel::seen`] on
     /// a thread says whether that thread's own work was told to stop.
-    pub fn each_thread(&self, work: impl Fn() + Sync) {
+    pub(crate) fn each_thread(&self, work: impl Fn() + Sync) {
         let cancel = cancel::current();
         let one = || {
             let _scope = cancel::Scope::enter(cancel.apart());
@@ -118,7 +118,7 @@ impl Pool {
 
 /// The threads that a run asked for `threads` plays on, as [`Pool::new`] counts
 /// them: `None`, all cores; `Some(n)`, n (at most [`MAX_THREADS`]); `ValueError`
-/// for `Some(0)`. For runs that start threads of their own ([`crate::stream`]).
+/// for `Some(0)`. For runs that start threads of their own ([`super::Stream`]).
 pub fn thread_count(threads: Option<usize>) -> Result<usize> {
     match threads {
         None => Ok(rayon::current_num_threads()),

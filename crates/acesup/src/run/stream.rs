@@ -6,7 +6,7 @@
 //! not yet handed out, which bounds the memory of the results waiting for it, and
 //! what stopping the run throws away.
 
-use crate::cancel::{self, Cancel, Flag};
+use super::cancel::{self, Cancel, Flag};
 use crate::{Error, ErrorKind, Result};
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
@@ -41,14 +41,14 @@ struct Shared<T> {
     count: u64,
     window: u64,
     flag: Flag,
-    state: Mutex<State<T>>,
+    ledger: Mutex<Ledger<T>>,
     /// Signalled when the first item not yet handed out is done, or a worker leaves.
     done: Condvar,
     /// Signalled when an item is handed out, so that the window moves, or the run stops.
     room: Condvar,
 }
 
-struct State<T> {
+struct Ledger<T> {
     /// Items `0 .. taken` have been taken by a worker.
     taken: u64,
     /// Items `0 .. handed` have been handed out.
@@ -86,7 +86,7 @@ impl<T: Send + 'static> Stream<T> {
             count,
             window: window.max(1),
             flag,
-            state: Mutex::new(State {
+            ledger: Mutex::new(Ledger {
                 taken: 0,
                 handed: 0,
                 results: VecDeque::new(),
@@ -145,36 +145,36 @@ impl<T: Send + 'static> Stream<T> {
     /// The next item's result if it is done by `deadline` (None: whenever it is).
     fn next_by(&self, deadline: Option<Instant>) -> Next<T> {
         let shared = &*self.shared;
-        let mut state = shared.lock();
+        let mut ledger = shared.lock();
         loop {
-            if shared.stopped() || state.handed == shared.count {
+            if shared.stopped() || ledger.handed == shared.count {
                 return Next::Ended;
             }
-            if let Some(Some(_)) = state.results.front() {
-                let item = state.results.pop_front().flatten().expect("just seen");
-                state.handed += 1;
-                if state.waiting > 0 {
+            if let Some(Some(_)) = ledger.results.front() {
+                let item = ledger.results.pop_front().flatten().expect("just seen");
+                ledger.handed += 1;
+                if ledger.waiting > 0 {
                     shared.room.notify_all();
                 }
                 return Next::Item(item);
             }
             // Workers leave early only when the run stops (seen above), so the
             // item they left undone is one that a panic cut short.
-            assert!(state.working > 0, "a worker of the stream panicked");
-            state.readers += 1;
-            state = match deadline {
-                None => shared.done.wait(state).unwrap_or_else(|p| p.into_inner()),
+            assert!(ledger.working > 0, "a worker of the stream panicked");
+            ledger.readers += 1;
+            ledger = match deadline {
+                None => shared.done.wait(ledger).unwrap_or_else(|p| p.into_inner()),
                 Some(deadline) => {
                     let left = deadline.saturating_duration_since(Instant::now());
                     if left.is_zero() {
-                        state.readers -= 1;
+                        ledger.readers -= 1;
                         return Next::Pending;
                     }
-                    let waited = shared.done.wait_timeout(state, left);
+                    let waited = shared.done.wait_timeout(ledger, left);
                     waited.unwrap_or_else(|p| p.into_inner()).0
                 }
             };
-            state.readers -= 1;
+            ledger.readers -= 1;
         }
     }
 }
@@ -184,8 +184,8 @@ impl<T> Drop for Stream<T> {
     fn drop(&mut self) {
         let shared = &*self.shared;
         {
-            let state = shared.lock();
-            if state.handed < shared.count {
+            let ledger = shared.lock();
+            if ledger.handed < shared.count {
                 shared.flag.store(true, Ordering::Relaxed);
             }
             shared.room.notify_all();
@@ -198,8 +198,8 @@ impl<T> Drop for Stream<T> {
 }
 
 impl<T> Shared<T> {
-    fn lock(&self) -> MutexGuard<'_, State<T>> {
-        self.state
+    fn lock(&self) -> MutexGuard<'_, Ledger<T>> {
+        self.ledger
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -230,16 +230,16 @@ impl<T> Shared<T> {
             if self.stopped() {
                 return;
             }
-            let mut state = self.lock();
-            let slot = usize::try_from(first - state.handed).expect("within the window");
+            let mut ledger = self.lock();
+            let slot = usize::try_from(first - ledger.handed).expect("within the window");
             let end = slot + block.len();
-            if state.results.len() < end {
-                state.results.resize_with(end, || None);
+            if ledger.results.len() < end {
+                ledger.results.resize_with(end, || None);
             }
-            for (place, result) in state.results.range_mut(slot..end).zip(block.drain(..)) {
+            for (place, result) in ledger.results.range_mut(slot..end).zip(block.drain(..)) {
                 *place = Some(result);
             }
-            if slot == 0 && state.readers > 0 {
+            if slot == 0 && ledger.readers > 0 {
                 self.done.notify_all();
             }
         }
@@ -249,24 +249,24 @@ impl<T> Shared<T> {
     /// None when every item is taken or the run stops, waiting while the window is
     /// full.
     fn take(&self, size: u64) -> Option<(u64, u64)> {
-        let mut state = self.lock();
+        let mut ledger = self.lock();
         loop {
-            if self.stopped() || state.taken == self.count {
+            if self.stopped() || ledger.taken == self.count {
                 return None;
             }
-            let room = (state.handed.saturating_add(self.window) - state.taken)
-                .min(self.count - state.taken);
+            let room = (ledger.handed.saturating_add(self.window) - ledger.taken)
+                .min(self.count - ledger.taken);
             if room > 0 {
-                let first = state.taken;
-                state.taken += room.min(size);
-                return Some((first, state.taken - first));
+                let first = ledger.taken;
+                ledger.taken += room.min(size);
+                return Some((first, ledger.taken - first));
             }
-            state.waiting += 1;
-            state = self
+            ledger.waiting += 1;
+            ledger = self
                 .room
-                .wait(state)
+                .wait(ledger)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            state.waiting -= 1;
+            ledger.waiting -= 1;
         }
     }
 }
@@ -296,179 +296,4 @@ impl<T> Drop for Leaving<'_, T> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::atomic::{AtomicBool, AtomicU64};
-
-    fn flag() -> Flag {
-        Arc::new(AtomicBool::new(false))
-    }
-
-    /// Work whose cost is spread over two orders of magnitude, by index.
-    fn uneven(_: &mut (), i: u64) -> u64 {
-        let spins = [1, 3, 100, 7, 1, 40][(i % 6) as usize] * 500;
-        (0..spins).fold(i, |h, k| h.wrapping_mul(31).wrapping_add(k)) ^ i
-    }
-
-    fn all<T: Send + 'static>(stream: &Stream<T>) -> Vec<T> {
-        std::iter::from_fn(|| stream.next()).collect()
-    }
-
-    #[test]
-    fn results_come_in_index_order_at_any_thread_count_and_window() {
-        let expected: Vec<u64> = (0..500).map(|i| uneven(&mut (), i)).collect();
-        for (threads, window) in [(1, 1), (1, 64), (2, 1), (2, 7), (3, 1000), (8, 16)] {
-            let stream = Stream::start(threads, 500, window, flag(), || (), uneven).unwrap();
-            assert_eq!(all(&stream), expected, "{threads} threads, window {window}");
-            assert_eq!(stream.next_within(Duration::ZERO), Next::Ended);
-        }
-        let empty = Stream::start(4, 0, 10, flag(), || (), uneven).unwrap();
-        assert!(empty.workers.is_empty() && empty.next().is_none());
-    }
-
-    #[test]
-    fn each_thread_keeps_its_scratch_for_the_whole_run() {
-        let made = Arc::new(AtomicU64::new(0));
-        let counted = made.clone();
-        let scratch = move || {
-            counted.fetch_add(1, Ordering::Relaxed);
-            0u64
-        };
-        let stream = Stream::start(3, 300, 50, flag(), scratch, |seen: &mut u64, i| {
-            *seen += 1;
-            (i, *seen)
-        })
-        .unwrap();
-        let found = all(&stream);
-        drop(stream); // The last threads may start after the others took every item.
-        assert_eq!(made.load(Ordering::Relaxed), 3);
-        assert!(found.iter().map(|&(i, _)| i).eq(0..300));
-        // Each thread's count of items went up by one at each item it took.
-        let most = found.iter().map(|&(_, seen)| seen).max().unwrap();
-        assert!((100..=300).contains(&most), "{most}");
-    }
-
-    /// A slow item: the other threads go on with the items after it, up to the
-    /// window, while it runs, and it is handed out in its place all the same.
-    #[test]
-    fn a_slow_item_does_not_hold_up_the_other_threads() {
-        let release = flag();
-        let finished = Arc::new(AtomicU64::new(0));
-        let (held, count) = (release.clone(), finished.clone());
-        let stream = Stream::start(
-            2,
-            1000,
-            200,
-            flag(),
-            || (),
-            move |_, i| {
-                if i == 3 {
-                    while !held.load(Ordering::Relaxed) {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                }
-                count.fetch_add(1, Ordering::Relaxed);
-                i
-            },
-        )
-        .unwrap();
-        let began = Instant::now();
-        // Items 0 .. 200 are within the window of the first not handed out, 0; a
-        // few after item 3 may share its block.
-        while finished.load(Ordering::Relaxed) < 190 {
-            assert!(
-                began.elapsed() < Duration::from_secs(20),
-                "the other thread waited"
-            );
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-        assert!(
-            finished.load(Ordering::Relaxed) < 200,
-            "the window was overrun"
-        );
-        release.store(true, Ordering::Relaxed);
-        assert!(all(&stream).into_iter().eq(0..1000));
-    }
-
-    #[test]
-    fn blocks_take_about_their_time() {
-        let block = |micros| Duration::from_micros(micros);
-        assert_eq!(next_size(1, block(1)), 2, "at most twice as many");
-        assert_eq!(next_size(100, block(250)), 200);
-        assert_eq!(next_size(200, block(1)), MOST_PER_BLOCK);
-        assert_eq!(next_size(100, block(1000)), 50);
-        assert_eq!(next_size(256, block(60_000_000)), 1);
-        assert_eq!(next_size(1, Duration::ZERO), 2);
-    }
-
-    /// Dropping a stream part-way stops work that looks at the flag at once, and
-    /// joins every thread (their captures are gone once it returns).
-    #[test]
-    fn dropping_a_stream_stops_and_joins_its_threads() {
-        let alive = Arc::new(());
-        let held = alive.clone();
-        let stream = Stream::start(
-            3,
-            1 << 40,
-            1 << 20,
-            flag(),
-            move || held.clone(),
-            |_, i| {
-                if i % 100 == 99 {
-                    // Work that lasts until it is cancelled.
-                    while !cancel::requested() {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                }
-                i
-            },
-        )
-        .unwrap();
-        assert_eq!(stream.next(), Some(0));
-        std::thread::sleep(Duration::from_millis(20));
-        let began = Instant::now();
-        drop(stream);
-        assert!(began.elapsed() < Duration::from_millis(500));
-        assert_eq!(
-            Arc::strong_count(&alive),
-            1,
-            "a worker still holds its scratch"
-        );
-    }
-
-    /// Raising the flag ends the stream, though a result is waiting.
-    #[test]
-    fn a_raised_flag_ends_the_stream() {
-        let stop = flag();
-        let stream = Stream::start(2, 100, 100, stop.clone(), || (), |_, i| i).unwrap();
-        assert_eq!(stream.next(), Some(0));
-        std::thread::sleep(Duration::from_millis(20));
-        stop.store(true, Ordering::Relaxed);
-        assert_eq!(stream.next(), None);
-        // A finished stream leaves the flag as it was.
-        let untouched = flag();
-        let stream = Stream::start(2, 10, 100, untouched.clone(), || (), |_, i| i).unwrap();
-        assert_eq!(all(&stream).len(), 10);
-        drop(stream);
-        assert!(!untouched.load(Ordering::Relaxed));
-    }
-
-    #[test]
-    #[should_panic(expected = "a worker of the stream panicked")]
-    fn a_worker_that_panics_is_reported() {
-        let stream = Stream::start(
-            1,
-            10,
-            10,
-            flag(),
-            || (),
-            |_, i| {
-                assert!(i != 4, "item 4");
-                i
-            },
-        )
-        .unwrap();
-        all(&stream);
-    }
-}
+mod tests;
