@@ -43,15 +43,14 @@ needs_source = pytest.mark.skipif(not RUST.is_dir(), reason=f"the Rust source tr
 # other module of either engine has its namesake in the other. Only this list needs
 # an edit when an engine gains, loses, moves or merges such a module.
 RUST_ONLY = {
-    "cancel": "Ctrl-C and deadlines seen by runs on many threads: the reference runs on the calling "
-              "thread, where Python raises KeyboardInterrupt itself",
     "hash": "a fast hasher for the engine's own keys (lookahead's positions, the optimum's memo): "
             "Python's dicts and sets hash them",
-    "pool": "the threads a run plays on: the reference plays every run on the calling thread",
     "random_play": "performance only: the random strategy's play-out loop in a representation of its own; "
                    "the reference plays the random strategy through Game, as any strategy",
-    "stream": "solve_deals' worker threads, which hand the verdicts out in order: the reference's "
-              "solve_deals is a generator on the calling thread",
+    "run": "running work on many threads: the pool a run plays on, its chunks, Ctrl-C and deadlines "
+           "seen by every thread, and solve_deals' stream of verdicts handed out in order; the reference "
+           "plays every run on the calling thread, where Python raises KeyboardInterrupt itself, and its "
+           "solve_deals is a generator",
 }
 REFERENCE_ONLY = {
     "values": "the bases of the immutable value types (==, hash and ordering by one key, no changes): "
