@@ -28,6 +28,7 @@ pub mod cards;
 pub mod deals;
 pub mod game;
 pub mod hash;
+mod lanes;
 pub mod moves;
 pub mod optimal;
 pub mod pool;

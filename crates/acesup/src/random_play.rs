@@ -3,10 +3,10 @@
 //!
 //! A game of the random strategy needs nothing but its score from the loop, so this
 //! loop keeps no [`Position`] and no discards. A card is its *code*, its bit's place
-//! in a mask of top cards: suit s has the lane of bits 16s .. 16s + 15, in which a
-//! stronger card is a *lower* bit (bit 16s + 12 − strength), so that the tops that
-//! may be discarded are found for all piles at once by one subtraction
-//! ([`discardable`]). Every table has 256 places, so that a code indexes it with no
+//! in a mask of top cards in the [`falling`] order of the lanes: suit s has the lane
+//! of bits 16s .. 16s + 15, in which a stronger card is a *lower* bit (bit 16s + 12
+//! − strength), so that the tops that may be discarded are found for all piles at
+//! once by one subtraction ([`discardable`]). Every table has 256 places, so that a code indexes it with no
 //! bounds check. The tops stay in registers; the cards under them are a linked
 //! list in memory (`below`), and each card's place in its pile (`depth`) gives the
 //! heights. The decisions are the rules' own ([`rules::fill_choices`],
@@ -17,6 +17,7 @@
 //! tests can check this loop against the plain play of `Game`.
 
 use crate::cards::Card;
+use crate::lanes::falling::{self, discardable};
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
 use crate::rng::{game_seed, shuffle_places, Rng};
@@ -24,15 +25,11 @@ use crate::rules::{self, by_piles, DealTo, FillRule, LegalMoves, Rules, Tableau}
 use crate::strategies::Random;
 use std::hint::select_unpredictable;
 
-/// Bit 0 of each suit's lane: the strongest place.
-const LANE_LOW: u64 = 1 | 1 << 16 | 1 << 32 | 1 << 48;
-
-/// Bit 15 of each lane, above the weakest place (12): never a card's.
-const LANE_HIGH: u64 = LANE_LOW << 15;
-
 /// No card: what is under the bottom card of a pile, and the top of an empty pile.
-/// Its bit is the high bit of the first lane, so that `tops` shows an empty pile
-/// (see [`discardable`] for why it discards nothing).
+/// Its bit is the high bit of the first lane, so that `tops` shows an empty pile;
+/// it discards nothing (see [`discardable`]), and an empty pile that "discards"
+/// stays empty, for `below[NONE]` is [`NONE`], so only the test for an end of the
+/// rounds must leave it out.
 const NONE: u8 = 15;
 
 /// The places of the deck's arrays: 52 cards fit, and an index taken modulo 64 is
@@ -53,19 +50,6 @@ fn bit(code: usize) -> u64 {
 #[inline(always)]
 fn at(code: usize) -> usize {
     code & 255
-}
-
-/// The bits of the cards of `tops` that may be discarded (R2.1): those with a
-/// stronger card of their suit in `tops`, that is every card of a lane but its
-/// lowest set bit. Setting the lane's high bit and subtracting 1 from each lane
-/// clears exactly the lowest set bit of each lane and borrows into no other lane. [`NONE`]'s
-/// bit may come out set too (it is the first lane's high bit): an empty pile that
-/// "discards" stays empty, for `below[NONE]` is [`NONE`], so only the test for an
-/// end of the rounds must leave it out. No card is made discardable by [`NONE`],
-/// which is above every card of its lane.
-#[inline(always)]
-fn discardable(tops: u64) -> u64 {
-    tops & ((tops | LANE_HIGH) - LANE_LOW)
 }
 
 /// What a thread keeps from one random game to the next: the layout, its deck in
@@ -248,7 +232,7 @@ impl RandomTable {
 /// A card's code: the place of its bit in its suit's lane, counted from the
 /// strongest (see the module's doc).
 fn card_code(card: Card, rules: &Rules) -> u8 {
-    16 * card.suit() as u8 + rules::TOP_STRENGTH - rules::strength(card, rules)
+    falling::place(card.suit(), rules::strength(card, rules))
 }
 
 /// Put `card` on the pile whose top is `top`: the pile's new top.

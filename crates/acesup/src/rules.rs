@@ -10,6 +10,9 @@
 //! with are in the tests at the bottom.
 
 use crate::cards::{py_repr, strip, Card, DECK_SIZE, SUIT_NAMES};
+use crate::lanes;
+// The solver calls the rising lanes' helpers as `rules::...`; they live in `lanes`.
+pub(crate) use crate::lanes::rising::{lanes_of, stronger_bits, weaker_bits, TOP_RANK_BITS};
 use crate::moves::{Move, MAX_PILES};
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
@@ -569,56 +572,13 @@ pub fn is_top_rank(card: Card, rules: &Rules) -> bool {
     strength(card, rules) == TOP_STRENGTH
 }
 
-/// A card's bit in a mask of top cards: bit `16 × suit + strength`, so each suit has
-/// a lane of 16 bits in which a higher card is a higher bit (R1.2).
+/// A card's bit in a mask of top cards: its [`lanes::rising`] bit, `16 × suit +
+/// strength`, so each suit has a lane of 16 bits in which a higher card is a higher
+/// bit (R1.2).
 #[inline]
 pub fn top_bit(card: Card, ace_high: bool) -> u64 {
     top_bits(ace_high)[card.index()]
 }
-
-/// Bit 13 of each lane: just above the top rank, never a card's bit.
-const LANE_ENDS: u64 = 1 << 13 | 1 << 29 | 1 << 45 | 1 << 61;
-
-/// The 13 card bits of each lane.
-const LANE_CARDS: u64 = 0x1fff * (1 | 1 << 16 | 1 << 32 | 1 << 48);
-
-/// Given the [`top_bit`]s of some cards, the lanes of the suits they hold a card of.
-#[inline]
-pub const fn lanes_of(cards: u64) -> u64 {
-    // A lane's card bits plus 0x1fff carry into its lane end exactly when one of them
-    // is set, and never into the next lane.
-    let ends = ((cards & LANE_CARDS) + LANE_CARDS) & LANE_ENDS;
-    (ends >> 13) * 0xffff
-}
-
-/// Given a card's [`top_bit`] (or 0 for no card), the bits of the stronger cards of
-/// its suit, plus bits that no card has: a top card may be discarded exactly when
-/// the mask of the top cards meets these (R2.1). The subtraction borrows only
-/// within the card's own lane, from its lane end down to just above the card; for
-/// 0 it leaves the lane ends alone.
-#[inline]
-pub const fn stronger_bits(bit: u64) -> u64 {
-    LANE_ENDS.wrapping_sub(bit << 1)
-}
-
-/// Given a card's [`top_bit`], the bits of the weaker cards of its suit: those
-/// below it in its lane. 0 for no card.
-#[inline]
-pub fn weaker_bits(bit: u64) -> u64 {
-    bit.wrapping_sub(1) & lane_of(bit)
-}
-
-/// Given a card's [`top_bit`], its lane: the bits of every card of its suit. 0 for
-/// no card.
-#[inline]
-pub fn lane_of(bit: u64) -> u64 {
-    0xffff_u64
-        .checked_shl(bit.trailing_zeros() & !15)
-        .unwrap_or(0)
-}
-
-/// The bits of the four top-rank cards (strength 12 in each lane).
-pub const TOP_RANK_BITS: u64 = 1 << 12 | 1 << 28 | 1 << 44 | 1 << 60;
 
 /// Every card's [`top_bit`] by index, under one rank order; 256 entries so that any
 /// `u8` index is in bounds (the placeholder `Card::NONE`, 52, and the unused ones
@@ -651,7 +611,7 @@ static TOP_BITS: [BitTable; 2] = {
     while order < 2 {
         let mut i = 0;
         while i < 52 {
-            table[order][i] = 1u64 << (16 * (i / 13) + STRENGTH[order][i] as usize);
+            table[order][i] = lanes::rising::bit(i / 13, STRENGTH[order][i]);
             i += 1;
         }
         order += 1;

@@ -1,6 +1,7 @@
 //! The tests of [`super`] (`rules.rs`).
 
 use super::*;
+use crate::lanes::rising::lane_of;
 use crate::position::Position;
 use crate::rng::Rng;
 
