@@ -533,7 +533,7 @@ impl Position {
     /// [`Position::discard_forced`] for a layout of `P` piles.
     #[inline]
     pub fn discard_forced_piles<const P: usize>(&mut self) {
-        let mut tops = Tops::<P>::load(self);
+        let mut tops = TopsInRegisters::<P>::load(self);
         tops.discard_rounds(self);
         tops.store(self);
     }
@@ -542,12 +542,12 @@ impl Position {
     /// first (as [`Position::discard_forced`] does, in rounds) and decides the
     /// other moves: the hot loop of the play-outs, for a layout of `P` piles.
     ///
-    /// The commonest steps work on a [`Tops`] copy held in registers, with the
+    /// The commonest steps work on a [`TopsInRegisters`] copy held in registers, with the
     /// stock's start `next` and the record `deal_starts` (the position's fields
     /// while the loop runs): the rounds of discards, a deal onto every pile, and the
     /// decisions of a strategy that decides from the legal moves alone (random),
     /// when it fills with a top card or deals onto every pile. The legal moves are
-    /// those of the registers' position ([`Hot`]), by the rules' own functions. Any
+    /// those of the registers' position ([`TableauInRegisters`]), by the rules' own functions. Any
     /// other step (a decision that reads the position, a short last deal, a buried
     /// card's fill) stores them back and plays through [`Position::apply_piles`].
     #[inline]
@@ -556,63 +556,63 @@ impl Position {
         // Whether a deal with an empty pile puts a card on every pile.
         let deal_to_all = self.rules.deal_to == DealTo::All;
         /// Where the steps in registers stop.
-        enum Step {
+        enum RegisterExit {
             Over,
             Play(Move),
             Decide(LegalMoves),
         }
         loop {
-            let mut hot = Tops::<P>::load(self);
+            let mut regs = TopsInRegisters::<P>::load(self);
             let mut next = usize::from(self.stock_next);
             let mut deal_starts = self.deal_starts;
             let step = loop {
-                hot.discard_rounds(self);
+                regs.discard_rounds(self);
                 // With no empty pile no fill is legal: the deal is the only move, if any.
                 // One test of all the heights, not a branch per pile.
-                let empty = hot.heights[..P]
+                let empty = regs.heights[..P]
                     .iter()
                     .fold(0, |n, &h| n | u8::from(h == 0));
                 if empty == 0 {
                     if next == end {
-                        break Step::Over;
+                        break RegisterExit::Over;
                     }
                     strategy.forced_deal();
                     if end - next < P {
-                        break Step::Play(Move::Deal);
+                        break RegisterExit::Play(Move::Deal);
                     }
                 } else {
-                    let view = Hot {
-                        tops: &hot,
+                    let view = TableauInRegisters {
+                        tops: &regs,
                         pos: self,
                         stock: end - next,
                     };
                     // No discard is legal after the rounds.
                     let moves = LegalMoves::with_discards::<_, P>(&view, 0);
                     if moves.is_empty() {
-                        break Step::Over;
+                        break RegisterExit::Over;
                     }
                     match strategy.decide_from_moves(&moves) {
-                        None => break Step::Decide(moves),
+                        None => break RegisterExit::Decide(moves),
                         Some(Move::Fill { src, dst, index: 0 }) => {
-                            hot.fill_top(self, usize::from(src), usize::from(dst));
+                            regs.fill_top(self, usize::from(src), usize::from(dst));
                             continue;
                         }
                         Some(Move::Deal) if deal_to_all & (end - next >= P) => {}
-                        Some(mv) => break Step::Play(mv),
+                        Some(mv) => break RegisterExit::Play(mv),
                     }
                 }
                 // A deal onto every pile (so under either `deal_to`), recorded for undo.
                 deal_starts |= 1 << next;
-                hot.deal_all(self, next);
+                regs.deal_all(self, next);
                 next += P;
             };
-            hot.store(self);
+            regs.store(self);
             self.stock_next = next as u8;
             self.deal_starts = deal_starts;
             match step {
-                Step::Over => return,
-                Step::Play(mv) => self.apply_piles::<P>(mv),
-                Step::Decide(moves) => {
+                RegisterExit::Over => return,
+                RegisterExit::Play(mv) => self.apply_piles::<P>(mv),
+                RegisterExit::Decide(moves) => {
                     let mv = strategy.decide(self, &moves);
                     self.apply_piles::<P>(mv);
                 }
@@ -795,7 +795,7 @@ impl Position {
 /// discards) stay in the position. Invariants: `top[p]` is pile p's top card
 /// (NONE when empty) and `bits[p]` its bit (0 when empty), `tops` the OR of
 /// `bits`; `heights` and `n` are the heights and the number of discards.
-struct Tops<const P: usize> {
+struct TopsInRegisters<const P: usize> {
     top: [Card; MAX_PILES],
     bits: [u64; MAX_PILES],
     heights: [u8; MAX_PILES],
@@ -803,15 +803,15 @@ struct Tops<const P: usize> {
     n: usize,
 }
 
-impl<const P: usize> Tops<P> {
+impl<const P: usize> TopsInRegisters<P> {
     #[inline(always)]
     #[allow(clippy::needless_range_loop)] // (an iterator here costs 8% of a play-out)
-    fn load(pos: &Position) -> Tops<P> {
+    fn load(pos: &Position) -> TopsInRegisters<P> {
         let mut bits = [0; MAX_PILES];
         for p in 0..P {
             bits[p] = pos.bit_of[pos.top[p].index()];
         }
-        Tops {
+        TopsInRegisters {
             top: pos.top,
             bits,
             heights: pos.heights,
@@ -901,13 +901,13 @@ impl<const P: usize> Tops<P> {
 /// The position that [`Position::play_out_piles`] holds in registers, as the rule
 /// functions read it: the tops and counts of `tops`, the cards under them in
 /// `pos`, `stock` cards in the stock.
-struct Hot<'a, const P: usize> {
-    tops: &'a Tops<P>,
+struct TableauInRegisters<'a, const P: usize> {
+    tops: &'a TopsInRegisters<P>,
     pos: &'a Position,
     stock: usize,
 }
 
-impl<const P: usize> Tableau for Hot<'_, P> {
+impl<const P: usize> Tableau for TableauInRegisters<'_, P> {
     #[inline(always)]
     fn rules(&self) -> &Rules {
         &self.pos.rules

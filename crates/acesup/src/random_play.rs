@@ -135,11 +135,12 @@ impl RandomTable {
         };
         let end = rules.deck_size();
         let deal_to_all = rules.deal_to == DealTo::All;
-        let mut hot = Piles::<P>::first_deal(&mut self.below, &mut self.depth, &self.cards);
+        let mut regs =
+            CodesInRegisters::<P>::first_deal(&mut self.below, &mut self.depth, &self.cards);
         let mut next = P;
         loop {
-            hot.discard_rounds(&self.below);
-            let mv = if !hot.any_empty() {
+            regs.discard_rounds(&self.below);
+            let mv = if !regs.any_empty() {
                 // No fill is legal without an empty pile: the deal is the only move,
                 // if any, and random draws for it all the same.
                 if next == end {
@@ -148,8 +149,8 @@ impl RandomTable {
                 rng.skip(1);
                 Move::Deal
             } else {
-                let view = View {
-                    piles: &hot,
+                let view = CodeTableau {
+                    piles: &regs,
                     table: self,
                     rules,
                     stock: end - next,
@@ -160,34 +161,34 @@ impl RandomTable {
                 }
             };
             match mv {
-                Move::Fill { src, dst, index } => hot.fill(
+                Move::Fill { src, dst, index } => regs.fill(
                     &mut self.below,
                     &mut self.depth,
                     usize::from(src),
                     usize::from(dst),
                     index,
                 ),
-                Move::Deal if (deal_to_all | !hot.any_empty()) & (end - next >= P) => {
-                    hot.deal_all(&mut self.below, &mut self.depth, &self.cards, next);
+                Move::Deal if (deal_to_all | !regs.any_empty()) & (end - next >= P) => {
+                    regs.deal_all(&mut self.below, &mut self.depth, &self.cards, next);
                     next += P;
                 }
                 Move::Deal => {
-                    let view = View {
-                        piles: &hot,
+                    let view = CodeTableau {
+                        piles: &regs,
                         table: self,
                         rules,
                         stock: end - next,
                     };
                     let targets = rules::deal_targets(&view);
                     for p in (0..P).filter(|&p| targets >> p & 1 == 1) {
-                        hot.push(&mut self.below, &mut self.depth, p, self.cards[next]);
+                        regs.push(&mut self.below, &mut self.depth, p, self.cards[next]);
                         next += 1;
                     }
                 }
                 Move::Discard(_) => unreachable!("no discard is legal after the rounds"),
             }
         }
-        self.top = hot.top.map(|code| code as u8);
+        self.top = regs.top.map(|code| code as u8);
         self.next = next;
         // The cards that are neither on the piles nor in the stock (`cards[next..]`)
         // are the discards.
@@ -249,7 +250,7 @@ fn place(below: &mut [u8; 256], depth: &mut [u8; 256], top: usize, card: u8) -> 
 /// counted by masks: the fills, one from each source onto each empty pile in R3
 /// order (source by source, each onto the empty piles in order), then the deal.
 #[inline(always)]
-fn pick<const P: usize>(view: &View<P>, rng: &mut Rng) -> Option<Move> {
+fn pick<const P: usize>(view: &CodeTableau<P>, rng: &mut Rng) -> Option<Move> {
     let rules = view.rules();
     if rules.fill == FillRule::Any {
         let moves = LegalMoves::with_discards::<_, P>(view, 0);
@@ -284,16 +285,20 @@ fn pick<const P: usize>(view: &View<P>, rng: &mut Rng) -> Option<Move> {
 /// The piles of a game in registers. Invariants: `top[p]` is the code of pile p's
 /// top card ([`NONE`] when empty), `tops` the OR of the top cards' bits, [`NONE`]'s
 /// included when a pile is empty.
-struct Piles<const P: usize> {
+struct CodesInRegisters<const P: usize> {
     top: [usize; MAX_PILES],
     tops: u64,
 }
 
-impl<const P: usize> Piles<P> {
+impl<const P: usize> CodesInRegisters<P> {
     /// A game's piles after its first deal, `cards[..P]`, onto the empty piles.
     #[inline(always)]
-    fn first_deal(below: &mut [u8; 256], depth: &mut [u8; 256], cards: &[u8; CAP]) -> Piles<P> {
-        let mut piles = Piles {
+    fn first_deal(
+        below: &mut [u8; 256],
+        depth: &mut [u8; 256],
+        cards: &[u8; CAP],
+    ) -> CodesInRegisters<P> {
+        let mut piles = CodesInRegisters {
             top: [usize::from(NONE); MAX_PILES],
             tops: 0,
         };
@@ -405,14 +410,14 @@ impl<const P: usize> Piles<P> {
 /// The game in registers as the rule functions read it: the piles of `piles`, the
 /// cards under their tops in `table`, the rules `rules` (a copy, so that the
 /// standard rules are constants), `stock` cards in the stock.
-struct View<'a, const P: usize> {
-    piles: &'a Piles<P>,
+struct CodeTableau<'a, const P: usize> {
+    piles: &'a CodesInRegisters<P>,
     table: &'a RandomTable,
     rules: Rules,
     stock: usize,
 }
 
-impl<const P: usize> Tableau for View<'_, P> {
+impl<const P: usize> Tableau for CodeTableau<'_, P> {
     #[inline(always)]
     fn rules(&self) -> &Rules {
         &self.rules

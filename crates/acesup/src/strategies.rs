@@ -114,16 +114,16 @@ fn play_out_piles<D: Decide + ?Sized, const P: usize>(
     pos: &mut Position,
     rng: &mut Rng,
 ) {
-    pos.play_out_piles::<P>(&mut Asking { strategy, rng });
+    pos.play_out_piles::<P>(&mut StrategyWithStream { strategy, rng });
 }
 
 /// A [`Decide`] and its game's stream, as [`Position::play_out_piles`] asks them.
-struct Asking<'a, D: ?Sized> {
+struct StrategyWithStream<'a, D: ?Sized> {
     strategy: &'a D,
     rng: &'a mut Rng,
 }
 
-impl<D: Decide + ?Sized> PlayOut for Asking<'_, D> {
+impl<D: Decide + ?Sized> PlayOut for StrategyWithStream<'_, D> {
     #[inline]
     fn forced_deal(&mut self) {
         self.strategy.draws_for_a_forced_deal(self.rng);

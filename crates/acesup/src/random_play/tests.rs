@@ -78,7 +78,8 @@ fn plays_what_the_position_loop_plays() {
 fn deals_and_discards(table: &mut RandomTable, seed: u64, index: u64) -> usize {
     const P: usize = 4;
     let mut rng = table.shuffle(seed, index);
-    let mut hot = Piles::<P>::first_deal(&mut table.below, &mut table.depth, &table.cards);
+    let mut hot =
+        CodesInRegisters::<P>::first_deal(&mut table.below, &mut table.depth, &table.cards);
     let mut next = P;
     loop {
         hot.discard_rounds(&table.below);
