@@ -161,7 +161,7 @@ pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>
     match threads {
         Some(t) if !t.is_none() => {
             let t = int_arg(t, "threads", 1, None, value_error)?;
-            Ok(Some(t.min(acesup::simulate::MAX_THREADS as i128) as usize))
+            Ok(Some(t.min(acesup::MAX_THREADS as i128) as usize))
         }
         _ => Ok(None),
     }

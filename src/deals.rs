@@ -5,7 +5,7 @@
 use crate::arguments::{int_arg, value_error};
 use crate::cards::card_list;
 use crate::errors::OrPyErr;
-use acesup::deals::{self, KPAT_MAX, PYSOL_MAX};
+use acesup::{KPAT_MAX, PYSOL_MAX};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -29,7 +29,7 @@ pub fn pysol_arg(n: &Bound<'_, PyAny>) -> PyResult<i128> {
 /// The deck of kpat's Aces Up deal number `n` (1 to 2**31 - 1), in deal order.
 #[pyfunction]
 pub fn deck_from_kpat<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    card_list(py, &deals::deck_from_kpat(kpat_arg(n)?).or_py()?)
+    card_list(py, &acesup::deck_from_kpat(kpat_arg(n)?).or_py()?)
 }
 
 /// The deck of PySolFC's game number `n` (1 to 10**20) for Aces Up, Aces Up 5 and
@@ -39,5 +39,5 @@ pub fn deck_from_pysol<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
-    card_list(py, &deals::deck_from_pysol(pysol_arg(n)?).or_py()?)
+    card_list(py, &acesup::deck_from_pysol(pysol_arg(n)?).or_py()?)
 }

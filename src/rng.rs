@@ -4,7 +4,7 @@ use crate::arguments::{int_arg, seed_arg, value_error, U64_END};
 use crate::cards::card_list;
 use crate::protocols::{lock, py_methods};
 use crate::rules::rules_arg;
-use acesup::rng::{self, Rng};
+use acesup::Rng;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyType};
 use std::sync::Mutex;
@@ -67,7 +67,7 @@ py_methods!(PyRng [mutable, equatable] {
 pub fn game_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
     let seed = seed_arg(seed, "seed")?;
     let index = seed_arg(index, "index")?;
-    Ok(rng::game_seed(seed, index))
+    Ok(acesup::game_seed(seed, index))
 }
 
 /// The deck that `Game.from_seed(seed, rules)` deals, in deal order: the layout's
@@ -80,5 +80,5 @@ pub fn deck_from_seed<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let seed = seed_arg(seed, "seed")?;
-    card_list(py, &rng::deck_from_seed(seed, &rules_arg(rules)?))
+    card_list(py, &acesup::deck_from_seed(seed, &rules_arg(rules)?))
 }

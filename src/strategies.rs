@@ -13,9 +13,7 @@ use crate::protocols::py_methods;
 use crate::rules::rules_arg;
 use crate::stats::{strategy_name, Origin, PyStats};
 use acesup::cancel;
-use acesup::game::Game;
-use acesup::simulate::{AskError, ChunkedRun, Pool};
-use acesup::strategies::Builtin;
+use acesup::{AskError, Builtin, ChunkedRun, Game, Pool, Random};
 use pyo3::exceptions::{PyRecursionError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyType};
@@ -155,7 +153,7 @@ pub fn simulate(
     })?;
     let strategy = match &strategy {
         Arg::Given(s) => strategy_arg(s)?,
-        Arg::Omitted => StrategyArg::Builtin(Builtin::Random(acesup::strategies::Random)),
+        Arg::Omitted => StrategyArg::Builtin(Builtin::Random(Random)),
     };
     let rules = rules_arg(rules)?;
     let seed = seed.or(0, |s| seed_arg(s, "seed"))?;

@@ -7,9 +7,8 @@ use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::OrPyErr;
 use crate::interrupt;
 use acesup::cancel::Flag;
-use acesup::position::Position;
 use acesup::solver;
-use acesup::stream::{Next, Stream};
+use acesup::{Next, Position, Stream};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyRange, PyString};
@@ -30,12 +29,12 @@ pub fn program_arg(deals: &Bound<'_, PyAny>) -> PyResult<Program> {
     let name = deals.cast::<PyString>().ok().map(|s| s.to_string());
     match name.as_deref() {
         Some("kpat") => Ok(Program {
-            deck: acesup::deals::deck_from_kpat,
+            deck: acesup::deck_from_kpat,
             number: kpat_arg,
             rules: acesup::Rules::kpat(),
         }),
         Some("pysol") => Ok(Program {
-            deck: acesup::deals::deck_from_pysol,
+            deck: acesup::deck_from_pysol,
             number: pysol_arg,
             rules: acesup::Rules::pysol(),
         }),

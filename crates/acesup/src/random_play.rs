@@ -2,7 +2,7 @@
 //! `simulate(..., "random")`, in a representation of its own.
 //!
 //! A game of the random strategy needs nothing but its score from the loop, so this
-//! loop keeps no [`Position`] and no discards. A card is its *code*, its bit's place
+//! loop keeps no [`Position`](crate::Position) and no discards. A card is its *code*, its bit's place
 //! in a mask of top cards in the [`falling`] order of the lanes: suit s has the lane
 //! of bits 16s .. 16s + 15, in which a stronger card is a *lower* bit (bit 16s + 12
 //! − strength), so that the tops that may be discarded are found for all piles at
@@ -13,13 +13,12 @@
 //! `rules::deal_allowed`, and [`LegalMoves`] under `fill="any"`) on a [`Tableau`]
 //! view of the registers, with `Random::pick`'s draw.
 //!
-//! [`RandomTable::position`] turns the end of a game into a [`Position`], so that the
+//! [`RandomTable::position`] turns the end of a game into a `Position`, so that the
 //! tests can check this loop against the plain play of `Game`.
 
 use crate::cards::Card;
 use crate::lanes::falling::{self, discardable};
 use crate::moves::{Move, MAX_PILES};
-use crate::position::Position;
 use crate::rng::{game_seed, shuffle_places, Rng};
 use crate::rules::{self, by_piles, DealTo, FillRule, LegalMoves, Rules, Tableau};
 use crate::strategies::Random;
@@ -200,8 +199,10 @@ impl RandomTable {
         usize::from(self.depth[usize::from(self.top[p])])
     }
 
-    /// The end of the last game played, as a position (its discards in index order).
-    pub fn position(&self) -> Position {
+    /// The end of the last game played, as a position (its discards in index order):
+    /// what the tests (here and in `simulate`) check this loop against.
+    #[cfg(test)]
+    pub(crate) fn position(&self) -> crate::Position {
         let card = |code: u8| self.card_of[usize::from(code)];
         let piles: Vec<Vec<Card>> = (0..usize::from(self.rules.piles))
             .map(|p| {
@@ -225,7 +226,7 @@ impl RandomTable {
             .into_iter()
             .filter(|c| !stock.contains(c) && !piles.iter().flatten().any(|d| d == c))
             .collect();
-        Position::from_parts(self.rules, &piles, &stock, &discards)
+        crate::Position::from_parts(self.rules, &piles, &stock, &discards)
             .expect("a random play-out keeps every card once")
     }
 }
@@ -322,7 +323,7 @@ impl<const P: usize> CodesInRegisters<P> {
     /// without a branch per pile, until none may. A legal discard stays legal until
     /// it is played (the stronger card of its suit stays on top, or an even stronger
     /// one does), so the rounds reach the position that discarding first in R3
-    /// order, again and again, reaches (see [`Position::discard_forced`]).
+    /// order, again and again, reaches (see [`crate::Position::discard_forced`]).
     ///
     /// A round's time is the chain from one round's tops to the next's, so the card
     /// under each top is read before the pile's test is known, and the test only

@@ -179,14 +179,9 @@ impl Random {
 }
 
 /// The legal fills from a pile of two or more cards, in R3 order: every fill but
-/// the lone-card relocations of `relocate_single`.
-pub fn real_fills(pos: &Position) -> impl Iterator<Item = Move> {
-    real_fills_of(pos, LegalMoves::of(pos))
-}
-
-/// [`real_fills`] given `moves`, the legal moves of `pos` (lookahead and greedy
-/// have them already, and ask at every node).
-fn real_fills_of(pos: &Position, moves: LegalMoves) -> RealFills {
+/// the lone-card relocations of `relocate_single`. Given `moves`, the legal moves
+/// of `pos`: lookahead and greedy have them already, and ask at every node.
+fn real_fills(pos: &Position, moves: LegalMoves) -> RealFills {
     let sources = (0..pos.piles()).fold(0, |sources, src| {
         let real = (pos.height(src) >= 2) & (moves.choices[src] > 0) & (moves.empty != 0);
         sources | u8::from(real) << src
@@ -291,7 +286,7 @@ impl Decide for Greedy {
         // 1. Fill for a discard: the fill that lets the most cards go, if any does.
         let mut best = None;
         let mut most = 0;
-        for fill in real_fills_of(pos, *moves) {
+        for fill in real_fills(pos, *moves) {
             let mut trial = pos.clone();
             trial.apply(fill);
             trial.discard_forced();
@@ -312,7 +307,7 @@ impl Decide for Greedy {
             ),
             _ => false,
         };
-        if let Some(fill) = real_fills_of(pos, *moves).find(parks) {
+        if let Some(fill) = real_fills(pos, *moves).find(parks) {
             return fill;
         }
 
@@ -320,7 +315,7 @@ impl Decide for Greedy {
         if pos.empty_piles() >= 2 {
             let leftmost_empty = (0..pos.piles()).find(|&p| pos.height(p) == 0);
             let mut tallest: Option<(usize, Move)> = None;
-            for fill in real_fills_of(pos, *moves) {
+            for fill in real_fills(pos, *moves) {
                 if let Move::Fill { src, dst, index: 0 } = fill {
                     let height = pos.height(usize::from(src));
                     if Some(usize::from(dst)) == leftmost_empty
@@ -392,7 +387,7 @@ pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Posit
         if moves.deal || rules::blocking_fill(pos).is_none() {
             visit(first, pos);
         }
-        for fill in real_fills_of(pos, moves) {
+        for fill in real_fills(pos, moves) {
             if cancel::requested() {
                 return;
             }

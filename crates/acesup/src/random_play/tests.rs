@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::game::Game;
+use crate::position::Position;
 use crate::strategies::Strategy;
 
 /// The piles, the stock and the discards (sorted: a round of discards has no

@@ -46,7 +46,7 @@ fn real_fills_are_the_filtered_legal_moves() {
             .filter(|&mv| matches!(mv, Move::Fill { src, .. } if pos.height(usize::from(src)) >= 2))
             .collect();
         assert_eq!(
-            real_fills(&pos).collect::<Vec<_>>(),
+            real_fills(&pos, LegalMoves::of(&pos)).collect::<Vec<_>>(),
             plain,
             "{}",
             pos.to_text()
