@@ -50,9 +50,12 @@ def public_names(module):
 
 
 def rust_items(source):
-    """The names of the ``pub`` functions (``const fn`` included), structs, enums
-    and traits of a Rust source file."""
-    return set(re.findall(r"\bpub\s+(?:(?:const\s+)?fn|struct|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]*)", source))
+    """The names of the ``pub`` or ``pub(crate)`` functions (``const fn``
+    included), structs, enums and traits of a Rust source file: the engine crate's
+    modules are private, its API one ``pub use`` list in ``lib.rs``, so an item
+    that only the crate uses is ``pub(crate)``."""
+    return set(re.findall(r"\bpub(?:\(crate\))?\s+(?:(?:const\s+)?fn|struct|enum|trait)\s+([A-Za-z_][A-Za-z0-9_]*)",
+                          source))
 
 
 def binding_items(source):
@@ -115,6 +118,7 @@ fn strategy_arg<'py>(strategy: &Bound<'py, PyAny>) {}
 '''
     assert binding_items(source) == {"BuiltinStrategy", "PyBuiltinStrategy", "StrategyArg", "strategy_arg"}
     assert rust_items(source) == {"PyBuiltinStrategy"}
+    assert rust_items("pub(crate) fn can_fill() {}\nfn helper() {}") == {"can_fill"}
 
 
 def test_the_classes_of_both_engines_have_the_same_public_attributes():

@@ -5,13 +5,13 @@ use crate::{Error, ErrorKind, Result};
 use std::fmt;
 
 /// The rank characters, by rank number − 2 (R1.1).
-pub const RANKS: &[u8; 13] = b"23456789TJQKA";
+pub(crate) const RANKS: &[u8; 13] = b"23456789TJQKA";
 /// The suit characters, by suit number (R1.1).
-pub const SUITS: &[u8; 4] = b"cdhs";
+pub(crate) const SUITS: &[u8; 4] = b"cdhs";
 /// The suit names used in messages (R7).
-pub const SUIT_NAMES: [&str; 4] = ["club", "diamond", "heart", "spade"];
+pub(crate) const SUIT_NAMES: [&str; 4] = ["club", "diamond", "heart", "spade"];
 /// The Unicode suit symbols of the tableau and of `format(card, "u")`.
-pub const SUIT_SYMBOLS: [char; 4] = ['♣', '♦', '♥', '♠'];
+pub(crate) const SUIT_SYMBOLS: [char; 4] = ['♣', '♦', '♥', '♠'];
 /// The number of cards in a deck.
 pub const DECK_SIZE: usize = 52;
 
@@ -66,7 +66,7 @@ impl Card {
     }
 
     /// The suit number 0..3 (c, d, h, s).
-    pub const fn suit(self) -> usize {
+    pub(crate) const fn suit(self) -> usize {
         (self.0 / 13) as usize
     }
 
@@ -76,7 +76,7 @@ impl Card {
     }
 
     /// The rank character, one of `23456789TJQKA`.
-    pub fn rank_char(self) -> char {
+    pub(crate) fn rank_char(self) -> char {
         RANKS[(self.0 % 13) as usize] as char
     }
 
@@ -92,7 +92,7 @@ impl Card {
 }
 
 /// The `CardError` of a card index outside 0..51; `shown` is the index as the user wrote it.
-pub fn index_error(shown: impl fmt::Display) -> Error {
+pub(crate) fn index_error(shown: impl fmt::Display) -> Error {
     Error::new(
         ErrorKind::Card,
         format!("a card index must be an int from 0 to 51, got {shown}"),
@@ -157,7 +157,7 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
 /// names the first card that is not in `deck`, else the number of cards when it is
 /// not the deck's, the first card found twice, and the missing cards (up to four
 /// by name).
-pub fn card_set_problem(cards: &[Card], deck: &[Card], what: &str) -> Option<String> {
+pub(crate) fn card_set_problem(cards: &[Card], deck: &[Card], what: &str) -> Option<String> {
     let allowed = deck.iter().fold(0u64, |bits, c| bits | 1 << c.index());
     if let Some(stray) = cards.iter().find(|c| allowed & 1 << c.index() == 0) {
         return Some(format!(
@@ -201,7 +201,7 @@ pub fn card_set_problem(cards: &[Card], deck: &[Card], what: &str) -> Option<Str
 
 /// Ok when `cards` are the cards of `deck` (a layout's deck) in some order (R1.3);
 /// `DeckError` naming the problem otherwise (see [`card_set_problem`]).
-pub fn check_deck(cards: &[Card], deck: &[Card]) -> Result<()> {
+pub(crate) fn check_deck(cards: &[Card], deck: &[Card]) -> Result<()> {
     match card_set_problem(cards, deck, "the deck") {
         Some(problem) => Err(Error::new(ErrorKind::Deck, problem)),
         None => Ok(()),

@@ -43,11 +43,6 @@ impl Game {
         })
     }
 
-    /// `Game.from_str`: a position's text (R6.5), `PositionError` on bad input.
-    pub fn from_text(text: &str, seed: u64) -> Result<Game> {
-        Ok(Game::from_position(Position::parse(text)?, Rng::new(seed)))
-    }
-
     /// A game at `pos` with no history.
     pub fn from_position(pos: Position, rng: Rng) -> Game {
         Game {
@@ -73,7 +68,7 @@ impl Game {
 
     /// How many moves were played or taken back since the game was made, to tell
     /// whether a game handed to someone came back untouched.
-    pub fn changes(&self) -> u64 {
+    pub(crate) fn changes(&self) -> u64 {
         self.changes
     }
 

@@ -103,7 +103,7 @@ fn move_error(message: String) -> Error {
 
 /// The `MoveError` of a pile argument outside 0..4; `shown` is the value as the
 /// user wrote it.
-pub fn pile_error(name: &str, shown: impl fmt::Display) -> Error {
+pub(crate) fn pile_error(name: &str, shown: impl fmt::Display) -> Error {
     move_error(format!("{name} must be an int from 0 to 4, got {shown}"))
 }
 

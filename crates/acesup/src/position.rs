@@ -179,7 +179,7 @@ impl Position {
     /// keeping the rules; what a play-out does at each game instead of building a
     /// new position.
     #[inline]
-    pub fn deal_from(&mut self, deck: &[Card]) {
+    pub(crate) fn deal_from(&mut self, deck: &[Card]) {
         by_piles!(self.rules, P => self.deal_from_piles::<P>(deck))
     }
 
@@ -207,7 +207,7 @@ impl Position {
     /// Put the stock's cards in the order of `stock`, which holds the same cards: a
     /// guess of the order that montecarlo plays on. Nothing else depends on it.
     #[inline]
-    pub fn set_stock_order(&mut self, stock: &[Card]) {
+    pub(crate) fn set_stock_order(&mut self, stock: &[Card]) {
         let next = usize::from(self.stock_next);
         self.stock[next..usize::from(self.stock_end)].copy_from_slice(stock);
         #[cfg(debug_assertions)]
@@ -218,7 +218,7 @@ impl Position {
     /// checked as R6.5 demands: each card of the layout's deck exactly once and no
     /// other, a stock length that a deal can leave, no top-rank card among the
     /// discards. `PositionError` otherwise.
-    pub fn from_parts(
+    pub(crate) fn from_parts(
         rules: Rules,
         piles: &[Vec<Card>],
         stock: &[Card],
@@ -348,7 +348,7 @@ impl Position {
     /// The cards of pile `p` from the top down, read in place (no copy, unlike
     /// [`Position::pile`]).
     #[inline]
-    pub fn cards_from_top(&self, p: usize) -> impl Iterator<Item = Card> + '_ {
+    pub(crate) fn cards_from_top(&self, p: usize) -> impl Iterator<Item = Card> + '_ {
         let mut card = self.top[p];
         (0..self.heights[p]).map(move |_| {
             let this = card;
@@ -358,19 +358,19 @@ impl Position {
     }
 
     #[inline]
-    pub fn height(&self, p: usize) -> usize {
+    pub(crate) fn height(&self, p: usize) -> usize {
         Tableau::height(self, p)
     }
 
     /// The top card of pile `p`, if any.
     #[inline]
-    pub fn top(&self, p: usize) -> Option<Card> {
+    pub(crate) fn top(&self, p: usize) -> Option<Card> {
         Some(self.top[p]).filter(|&card| card != Card::NONE)
     }
 
     /// The card at `index` from the top of pile `p`; `index < height(p)`.
     #[inline]
-    pub fn card_from_top(&self, p: usize, index: usize) -> Card {
+    pub(crate) fn card_from_top(&self, p: usize, index: usize) -> Card {
         Tableau::card_from_top(self, p, index)
     }
 
@@ -387,40 +387,34 @@ impl Position {
 
     /// The number of cards discarded (R4.2).
     #[inline]
-    pub fn score(&self) -> usize {
+    pub(crate) fn score(&self) -> usize {
         usize::from(self.n_discards)
-    }
-
-    /// Whether the stock is empty.
-    #[inline]
-    pub fn stock_is_empty(&self) -> bool {
-        self.stock_next == self.stock_end
     }
 
     /// The number of empty piles.
     #[inline]
-    pub fn empty_piles(&self) -> usize {
+    pub(crate) fn empty_piles(&self) -> usize {
         usize::from(self.empty)
     }
 
-    pub fn legal_moves(&self) -> Vec<Move> {
+    pub(crate) fn legal_moves(&self) -> Vec<Move> {
         rules::legal_moves(self)
     }
 
     /// Whether no move is legal (R4.1).
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         rules::is_over(self)
     }
 
     /// Over with D − S cards discarded (R4.2).
-    pub fn is_won(&self) -> bool {
+    pub(crate) fn is_won(&self) -> bool {
         self.score() == self.rules.win_score() && self.is_over()
     }
 
     // --- Playing ---
 
     /// Play `mv`: `IllegalMoveError` with the R7 reason, the position unchanged.
-    pub fn play(&mut self, mv: Move) -> Result<()> {
+    pub(crate) fn play(&mut self, mv: Move) -> Result<()> {
         if let Some(reason) = rules::illegal_reason(self, mv) {
             return Err(Error::new(ErrorKind::IllegalMove, reason));
         }
@@ -430,13 +424,13 @@ impl Position {
 
     /// Play a move known to be legal.
     #[inline]
-    pub fn apply(&mut self, mv: Move) {
+    pub(crate) fn apply(&mut self, mv: Move) {
         by_piles!(self.rules, P => self.apply_piles::<P>(mv))
     }
 
     /// [`Position::apply`] for a layout of `P` piles.
     #[inline]
-    pub fn apply_piles<const P: usize>(&mut self, mv: Move) {
+    pub(crate) fn apply_piles<const P: usize>(&mut self, mv: Move) {
         debug_assert!(
             rules::illegal_reason(self, mv).is_none(),
             "{mv} is illegal in {}",
@@ -459,7 +453,7 @@ impl Position {
     /// Deal (R2.3), known to be legal: a stock card onto each pile of
     /// [`rules::deal_targets`].
     #[inline]
-    pub fn deal(&mut self) {
+    pub(crate) fn deal(&mut self) {
         by_piles!(self.rules, P => self.deal_piles::<P>())
     }
 
@@ -467,7 +461,7 @@ impl Position {
     /// every pile, is a loop without a branch; the others (a partial last deal,
     /// `deal_to="empty"` with an empty pile) push card by card.
     #[inline]
-    pub fn deal_piles<const P: usize>(&mut self) {
+    pub(crate) fn deal_piles<const P: usize>(&mut self) {
         let next = usize::from(self.stock_next);
         self.deal_starts |= 1 << next;
         let every_pile = (self.rules.deal_to == DealTo::All) | (self.empty == 0);
@@ -498,7 +492,7 @@ impl Position {
     /// positions (a batch of games) waits for memory once, not per line. Changes
     /// nothing; a no-op off x86-64.
     #[inline]
-    pub fn prefetch(&self, piles: bool) {
+    pub(crate) fn prefetch(&self, piles: bool) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -526,13 +520,13 @@ impl Position {
     /// discarding first in R3 order, again and again, reaches; only the order of the
     /// cards in the discards can differ.
     #[inline]
-    pub fn discard_forced(&mut self) {
+    pub(crate) fn discard_forced(&mut self) {
         by_piles!(self.rules, P => self.discard_forced_piles::<P>())
     }
 
     /// [`Position::discard_forced`] for a layout of `P` piles.
     #[inline]
-    pub fn discard_forced_piles<const P: usize>(&mut self) {
+    pub(crate) fn discard_forced_piles<const P: usize>(&mut self) {
         let mut tops = TopsInRegisters::<P>::load(self);
         tops.discard_rounds(self);
         tops.store(self);
@@ -551,7 +545,7 @@ impl Position {
     /// other step (a decision that reads the position, a short last deal, a buried
     /// card's fill) stores them back and plays through [`Position::apply_piles`].
     #[inline]
-    pub fn play_out_piles<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
+    pub(crate) fn play_out_piles<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
         let end = usize::from(self.stock_end);
         // Whether a deal with an empty pile puts a card on every pile.
         let deal_to_all = self.rules.deal_to == DealTo::All;
@@ -621,7 +615,7 @@ impl Position {
     }
 
     /// Take back `mv`, the last move played.
-    pub fn unapply(&mut self, mv: Move) {
+    pub(crate) fn unapply(&mut self, mv: Move) {
         match mv {
             Move::Discard(p) => {
                 self.n_discards -= 1;
@@ -721,7 +715,7 @@ impl Position {
     }
 
     /// The tableau for people (R6.6).
-    pub fn tableau(&self) -> String {
+    pub(crate) fn tableau(&self) -> String {
         let piles = self.piles();
         let rows = (0..piles).map(|p| self.height(p)).max().unwrap_or(0).max(1);
         let mut out = String::new();
@@ -744,8 +738,10 @@ impl Position {
         out
     }
 
-    /// Panic unless the invariants of the representation hold (for tests).
-    pub fn check_invariants(&self) {
+    /// Panic unless the invariants of the representation hold (for the tests, and
+    /// for the debug builds' check in [`Position::set_stock_order`]).
+    #[cfg(any(test, debug_assertions))]
+    pub(crate) fn check_invariants(&self) {
         let text = self.to_text();
         assert_eq!(self.below[Card::NONE.index()], Card::NONE, "{text}");
         let mut tops = 0;

@@ -60,7 +60,7 @@ fn at(code: usize) -> usize {
 /// `depth[top[p]]` cards (`depth[NONE]` is 0); the other cards of the deck are the
 /// discards.
 #[derive(Clone)]
-pub struct RandomTable {
+pub(crate) struct RandomTable {
     rules: Rules,
     deck: [u8; CAP],
     /// The card of each code.
@@ -77,7 +77,7 @@ pub struct RandomTable {
 }
 
 impl RandomTable {
-    pub fn new(rules: Rules) -> RandomTable {
+    pub(crate) fn new(rules: Rules) -> RandomTable {
         let mut deck = [NONE; CAP];
         let mut card_of = [Card::NONE; 256];
         let mut rules_bit = [0; 256];
@@ -102,7 +102,7 @@ impl RandomTable {
     /// The score of game `index` of master seed `seed` played by the random
     /// strategy: `Game.from_seed(game_seed(seed, index))` played to its end.
     #[inline]
-    pub fn play(&mut self, seed: u64, index: u64) -> usize {
+    pub(crate) fn play(&mut self, seed: u64, index: u64) -> usize {
         let mut rng = self.shuffle(seed, index);
         if self.rules == Rules::standard() {
             self.play_piles::<4, true>(&mut rng)

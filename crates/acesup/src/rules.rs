@@ -108,7 +108,7 @@ pub const OPTIONS: [&str; 8] = [
     "deal_to",
 ];
 /// The preset names (R5).
-pub const PRESETS: [&str; 10] = [
+pub(crate) const PRESETS: [&str; 10] = [
     "standard",
     "strict",
     "easy",
@@ -375,7 +375,7 @@ impl Rules {
     }
 
     /// The name of the top rank (R1.2), as in the R7 messages.
-    pub fn top_rank_name(&self) -> &'static str {
+    pub(crate) fn top_rank_name(&self) -> &'static str {
         if self.ace_high {
             "ace"
         } else {
@@ -396,7 +396,7 @@ impl Rules {
     /// Whether `card` is in the layout's deck (R1.4): one of the first S suits and
     /// the R highest ranks of the order in force.
     #[inline]
-    pub fn has_card(&self, card: Card) -> bool {
+    pub(crate) fn has_card(&self, card: Card) -> bool {
         card.suit() < usize::from(self.suits) && strength(card, self) + self.ranks > TOP_STRENGTH
     }
 
@@ -477,7 +477,7 @@ fn quoted_list(names: &[&str]) -> String {
 
 /// The `RulesError` of an option given a bad value; `shown` is the value as Python
 /// shows it (`repr`).
-pub fn option_error(option: &str, shown: &str) -> Error {
+pub(crate) fn option_error(option: &str, shown: &str) -> Error {
     let expected = match option {
         "fill" => format!("one of {}", quoted_list(FillRule::NAMES)),
         "deal" => format!("one of {}", quoted_list(DealRule::NAMES)),
@@ -491,7 +491,7 @@ pub fn option_error(option: &str, shown: &str) -> Error {
 }
 
 /// The `RulesError` of an unknown option in a rules text.
-pub fn unknown_option(option: &str) -> Error {
+pub(crate) fn unknown_option(option: &str) -> Error {
     rules_error(format!(
         "unknown rules option {}: expected one of {}",
         py_repr(option),
@@ -544,11 +544,11 @@ macro_rules! by_piles {
         }
     };
 }
-pub use by_piles;
+pub(crate) use by_piles;
 
 /// The number of cards discarded: the deck less the piles and the stock (R4.2).
 #[inline]
-pub fn score<T: Tableau + ?Sized>(t: &T) -> usize {
+pub(crate) fn score<T: Tableau + ?Sized>(t: &T) -> usize {
     let piles = usize::from(t.rules().piles);
     t.rules().deck_size() - t.stock_left() - (0..piles).map(|p| t.height(p)).sum::<usize>()
 }
@@ -557,18 +557,18 @@ pub fn score<T: Tableau + ?Sized>(t: &T) -> usize {
 // R1.2 Rank order
 
 /// The strength of the top rank: the ace, or the king when `ace_high=False`.
-pub const TOP_STRENGTH: u8 = 12;
+pub(crate) const TOP_STRENGTH: u8 = 12;
 
 /// A card's place in the rank order in force (R1.2): 0 for the lowest rank, 12
 /// ([`TOP_STRENGTH`]) for the top rank.
 #[inline]
-pub fn strength(card: Card, rules: &Rules) -> u8 {
+pub(crate) fn strength(card: Card, rules: &Rules) -> u8 {
     STRENGTH[usize::from(rules.ace_high)][card.index()]
 }
 
 /// Whether a card is of the top rank (R1.2).
 #[inline]
-pub fn is_top_rank(card: Card, rules: &Rules) -> bool {
+pub(crate) fn is_top_rank(card: Card, rules: &Rules) -> bool {
     strength(card, rules) == TOP_STRENGTH
 }
 
@@ -576,18 +576,18 @@ pub fn is_top_rank(card: Card, rules: &Rules) -> bool {
 /// strength`, so each suit has a lane of 16 bits in which a higher card is a higher
 /// bit (R1.2).
 #[inline]
-pub fn top_bit(card: Card, ace_high: bool) -> u64 {
+pub(crate) fn top_bit(card: Card, ace_high: bool) -> u64 {
     top_bits(ace_high)[card.index()]
 }
 
 /// Every card's [`top_bit`] by index, under one rank order; 256 entries so that any
 /// `u8` index is in bounds (the placeholder `Card::NONE`, 52, and the unused ones
 /// above it have none).
-pub type BitTable = [u64; 256];
+pub(crate) type BitTable = [u64; 256];
 
 /// The [`BitTable`] of a rank order.
 #[inline]
-pub fn top_bits(ace_high: bool) -> &'static BitTable {
+pub(crate) fn top_bits(ace_high: bool) -> &'static BitTable {
     &TOP_BITS[usize::from(ace_high)]
 }
 
@@ -626,25 +626,25 @@ static TOP_BITS: [BitTable; 2] = {
 /// another pile of its suit. One mask test: a pile's top card may go when the bits
 /// of all top cards meet its [`stronger_bits`].
 #[inline]
-pub fn can_discard<T: Tableau + ?Sized>(t: &T, p: usize) -> bool {
+pub(crate) fn can_discard<T: Tableau + ?Sized>(t: &T, p: usize) -> bool {
     t.tops() & stronger_bits(t.top_bit(p)) != 0
 }
 
 /// Bit p set when pile p may be discarded (R2.1).
 #[inline]
-pub fn discard_mask<T: Tableau + ?Sized>(t: &T) -> u8 {
+pub(crate) fn discard_mask<T: Tableau + ?Sized>(t: &T) -> u8 {
     by_piles!(t.rules(), P => discard_mask_of::<T, P>(t))
 }
 
 /// [`discard_mask`] for a layout of `P` piles.
 #[inline]
-pub fn discard_mask_of<T: Tableau + ?Sized, const P: usize>(t: &T) -> u8 {
+pub(crate) fn discard_mask_of<T: Tableau + ?Sized, const P: usize>(t: &T) -> u8 {
     (0..P).fold(0, |mask, p| mask | (u8::from(can_discard(t, p)) << p))
 }
 
 /// The first pile whose top card may be discarded (R2.1, in R3 order).
 #[inline]
-pub fn first_discard<T: Tableau + ?Sized>(t: &T) -> Option<usize> {
+pub(crate) fn first_discard<T: Tableau + ?Sized>(t: &T) -> Option<usize> {
     let mask = discard_mask(t);
     (mask != 0).then(|| mask.trailing_zeros() as usize)
 }
@@ -655,7 +655,7 @@ pub fn first_discard<T: Tableau + ?Sized>(t: &T) -> Option<usize> {
 /// R2.2 conditions 2 and 3: how many cards of pile `src`, counted from the top, may
 /// fill an empty pile. A fill from `src` is legal exactly for `index` below this.
 #[inline]
-pub fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
+pub(crate) fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
     let height = t.height(src);
     let rules = t.rules();
     // `&` and `|`, not `&&` and `||`: no branch on the heights, which vary at random
@@ -671,7 +671,7 @@ pub fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
 
 /// R2.2: filling empty pile `dst` with the card at `index` (from the top) of `src`.
 #[inline]
-pub fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) -> bool {
+pub(crate) fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) -> bool {
     let piles = usize::from(t.rules().piles);
     src < piles
         && dst < piles
@@ -683,7 +683,7 @@ pub fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) 
 /// The first fill from a pile of two or more cards in R3 order, if any: the fills
 /// that hold a deal back under `deal="stuck"` (R2.3).
 #[inline]
-pub fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
+pub(crate) fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
     let piles = usize::from(t.rules().piles);
     let dst = (0..piles).find(|&p| t.height(p) == 0)?;
     let src = (0..piles).find(|&p| t.height(p) >= 2 && fill_choices(t, p) > 0)?;
@@ -700,7 +700,7 @@ pub fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
 /// R2.3: the stock is not empty, and unless `deal="any"` no discard is legal, and
 /// under `deal="stuck"` no fill from a pile of two or more cards is legal either.
 #[inline]
-pub fn can_deal<T: Tableau + ?Sized>(t: &T) -> bool {
+pub(crate) fn can_deal<T: Tableau + ?Sized>(t: &T) -> bool {
     t.stock_left() > 0
         && match t.rules().deal {
             DealRule::Any => true,
@@ -728,7 +728,7 @@ pub(crate) fn deal_allowed(
 /// empty) or the empty ones (under `"empty"`), the first of them in pile order
 /// while the stock lasts. 0 when the stock is empty.
 #[inline]
-pub fn deal_targets<T: Tableau + ?Sized>(t: &T) -> u8 {
+pub(crate) fn deal_targets<T: Tableau + ?Sized>(t: &T) -> u8 {
     let rules = t.rules();
     let piles = usize::from(rules.piles);
     if rules.deal_to == DealTo::All || t.empty_piles() == 0 {
@@ -778,13 +778,13 @@ pub struct LegalMoves {
 impl LegalMoves {
     /// The legal moves of `t`.
     #[inline]
-    pub fn of<T: Tableau + ?Sized>(t: &T) -> LegalMoves {
+    pub(crate) fn of<T: Tableau + ?Sized>(t: &T) -> LegalMoves {
         by_piles!(t.rules(), P => LegalMoves::of_piles::<T, P>(t))
     }
 
     /// [`LegalMoves::of`] for a layout of `P` piles.
     #[inline]
-    pub fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
+    pub(crate) fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
         LegalMoves::with_discards::<T, P>(t, discard_mask_of::<T, P>(t))
     }
 
@@ -793,7 +793,10 @@ impl LegalMoves {
     /// discards first). Always inlined: at the solver's every node, a call costs
     /// more than the body, most of which the caller's constants fold away.
     #[inline(always)]
-    pub fn with_discards<T: Tableau + ?Sized, const P: usize>(t: &T, discards: u8) -> LegalMoves {
+    pub(crate) fn with_discards<T: Tableau + ?Sized, const P: usize>(
+        t: &T,
+        discards: u8,
+    ) -> LegalMoves {
         debug_assert_eq!(discards, discard_mask_of::<T, P>(t));
         let empty = t.empty_mask();
         let mut choices = [0u8; MAX_PILES];
@@ -822,7 +825,7 @@ impl LegalMoves {
 
     /// The number of legal moves.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         // Each source's fills go to every empty pile: one count of them for all.
         let choices: usize = self.choices.iter().map(|&c| usize::from(c)).sum();
         self.discards.count_ones() as usize
@@ -832,19 +835,19 @@ impl LegalMoves {
 
     /// Whether no move is legal: the game is over (R4.1).
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         (self.discards == 0) & !self.deal & ((self.empty == 0) | (self.choices == [0; MAX_PILES]))
     }
 
     /// The first discard, which every built-in strategy plays first.
     #[inline]
-    pub fn first_discard(&self) -> Option<usize> {
+    pub(crate) fn first_discard(&self) -> Option<usize> {
         (self.discards != 0).then(|| self.discards.trailing_zeros() as usize)
     }
 
     /// The `i`-th legal move in R3 order; `i < self.len()`.
     #[inline]
-    pub fn nth(&self, i: usize) -> Move {
+    pub(crate) fn nth(&self, i: usize) -> Move {
         let n_discards = self.discards.count_ones() as usize;
         if i < n_discards {
             return Move::Discard(nth_bit(self.discards, i) as u8);
@@ -873,7 +876,7 @@ impl LegalMoves {
     }
 
     /// All the legal moves, in R3 order.
-    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Move> + '_ {
         (0..self.len()).map(|i| self.nth(i))
     }
 }
@@ -904,7 +907,7 @@ static NTH_BIT: [[u8; 8]; 32] = {
 };
 
 /// The legal moves of a position in R3 order (R3).
-pub fn legal_moves<T: Tableau + ?Sized>(t: &T) -> Vec<Move> {
+pub(crate) fn legal_moves<T: Tableau + ?Sized>(t: &T) -> Vec<Move> {
     LegalMoves::of(t).iter().collect()
 }
 
@@ -912,12 +915,12 @@ pub fn legal_moves<T: Tableau + ?Sized>(t: &T) -> Vec<Move> {
 // R4 End of the game
 
 /// R4.1: no move is legal.
-pub fn is_over<T: Tableau + ?Sized>(t: &T) -> bool {
+pub(crate) fn is_over<T: Tableau + ?Sized>(t: &T) -> bool {
     LegalMoves::of(t).is_empty()
 }
 
 /// R4.2: over with D − S cards discarded.
-pub fn is_won<T: Tableau + ?Sized>(t: &T) -> bool {
+pub(crate) fn is_won<T: Tableau + ?Sized>(t: &T) -> bool {
     score(t) == t.rules().win_score() && is_over(t)
 }
 
@@ -926,7 +929,7 @@ pub fn is_won<T: Tableau + ?Sized>(t: &T) -> bool {
 
 /// The R7 message of why `mv` is illegal in `t` (the first reason that applies),
 /// or `None` when it is legal.
-pub fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<String> {
+pub(crate) fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<String> {
     let rules = t.rules();
     let piles = rules.piles;
     let named = match mv {

@@ -11,7 +11,7 @@ use std::fmt;
 /// (R4.2, the standard deck).
 pub const MAX_SCORES: usize = 49;
 /// The z of a two-sided 95% interval.
-pub const Z95: f64 = 1.959963984540054;
+pub(crate) const Z95: f64 = 1.959963984540054;
 
 /// How many games ended with each score 0 to the win score of their rules (R4.2):
 /// `len` counts, so a `Stats` knows its win score, `len − 1`. The places past
@@ -30,7 +30,7 @@ impl Default for Stats {
 
 impl Stats {
     /// No games, of rules whose win score is `win_score` (at most 48).
-    pub const fn empty(win_score: usize) -> Stats {
+    pub(crate) const fn empty(win_score: usize) -> Stats {
         Stats {
             histogram: [0; MAX_SCORES],
             len: win_score as u8 + 1,
@@ -56,7 +56,7 @@ impl Stats {
     }
 
     /// The histogram of per-game scores (each 0 to `win_score`, else `ValueError`).
-    pub fn from_scores(scores: &[u8], win_score: usize) -> Result<Stats> {
+    pub(crate) fn from_scores(scores: &[u8], win_score: usize) -> Result<Stats> {
         let mut stats = Stats::empty(win_score);
         for &score in scores {
             match stats.histogram().len() > usize::from(score) {
@@ -78,7 +78,7 @@ impl Stats {
 
     /// Count one game that ended with `score` (0 to the win score).
     #[inline]
-    pub fn record(&mut self, score: usize) {
+    pub(crate) fn record(&mut self, score: usize) {
         debug_assert!(score < usize::from(self.len));
         self.histogram[score] += 1;
     }
@@ -89,7 +89,7 @@ impl Stats {
     }
 
     /// The score of a won game: the last of the histogram.
-    pub fn win_score(&self) -> usize {
+    pub(crate) fn win_score(&self) -> usize {
         usize::from(self.len) - 1
     }
 
@@ -153,7 +153,7 @@ impl Stats {
 
     /// The sum of two runs' statistics: `ValueError` if a count overflows, or if
     /// they count games of different win scores and neither is empty.
-    pub fn merge(&self, other: &Stats) -> Result<Stats> {
+    pub(crate) fn merge(&self, other: &Stats) -> Result<Stats> {
         if self.len != other.len {
             return match (self.games(), other.games()) {
                 (0, _) => Ok(*other),

@@ -181,7 +181,7 @@ impl Random {
 /// The legal fills from a pile of two or more cards, in R3 order: every fill but
 /// the lone-card relocations of `relocate_single`. Given `moves`, the legal moves
 /// of `pos`: lookahead and greedy have them already, and ask at every node.
-fn real_fills(pos: &Position, moves: LegalMoves) -> RealFills {
+pub(crate) fn real_fills(pos: &Position, moves: LegalMoves) -> RealFills {
     let sources = (0..pos.piles()).fold(0, |sources, src| {
         let real = (pos.height(src) >= 2) & (moves.choices[src] > 0) & (moves.empty != 0);
         sources | u8::from(real) << src
@@ -200,7 +200,7 @@ fn real_fills(pos: &Position, moves: LegalMoves) -> RealFills {
 /// `sources` (the sources of two or more cards with a choice, still to list) is
 /// not 0, the next fill is from its lowest pile onto the lowest pile of `dsts`
 /// (the empty piles it has still to go to), of the card at `index`.
-struct RealFills {
+pub(crate) struct RealFills {
     sources: u8,
     empty: u8,
     choices: [u8; MAX_PILES],
@@ -242,7 +242,7 @@ impl Iterator for RealFills {
 /// `pos` is not over and has no legal discard (`moves` are its legal moves), so
 /// one of them is legal: a deal is held back only by an empty stock (and then no
 /// lone card may move) or by `deal="stuck"` and a real fill.
-pub fn deal_or_first_real_fill(pos: &Position, moves: &LegalMoves) -> Move {
+pub(crate) fn deal_or_first_real_fill(pos: &Position, moves: &LegalMoves) -> Move {
     if moves.deal {
         Move::Deal
     } else {
@@ -373,7 +373,7 @@ thread_local! {
 /// second time is skipped with everything after it: the lines through it were
 /// already seen, earlier in tie order. A cancelled run ([`cancel::requested`])
 /// cuts the search short, with no end at all when the start is none.
-pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Position)) {
+pub(crate) fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Position)) {
     fn search(
         pos: &Position,
         first: Option<Move>,
@@ -435,7 +435,7 @@ pub enum Policy {
 
 impl Policy {
     /// The names of the policies, in the order messages list them.
-    pub const NAMES: [&'static str; 4] = ["noop", "simple", "greedy", "lookahead"];
+    pub(crate) const NAMES: [&'static str; 4] = ["noop", "simple", "greedy", "lookahead"];
     const ALL: [Policy; 4] = [
         Policy::Noop,
         Policy::Simple,
@@ -474,8 +474,8 @@ pub struct MonteCarlo {
 
 impl MonteCarlo {
     /// The defaults of STRATEGIES.md, chosen there by measurement.
-    pub const DEFAULT_PLAYOUTS: u32 = 64;
-    pub const DEFAULT_POLICY: Policy = Policy::Noop;
+    pub(crate) const DEFAULT_PLAYOUTS: u32 = 64;
+    pub(crate) const DEFAULT_POLICY: Policy = Policy::Noop;
 }
 
 impl Decide for MonteCarlo {
@@ -550,13 +550,13 @@ pub struct Hindsight {
 
 impl Hindsight {
     /// The defaults of STRATEGIES.md, chosen there by measurement.
-    pub const DEFAULT_SAMPLES: u32 = 64;
-    pub const DEFAULT_NODES: u64 = 20_000;
-    pub const DEFAULT_STOCK: u64 = 20;
-    pub const DEFAULT_WIN: u64 = 16;
+    pub(crate) const DEFAULT_SAMPLES: u32 = 64;
+    pub(crate) const DEFAULT_NODES: u64 = 20_000;
+    pub(crate) const DEFAULT_STOCK: u64 = 20;
+    pub(crate) const DEFAULT_WIN: u64 = 16;
     /// The largest `win`: 2³⁸, more than the scores of 2³² play-outs (each at most
     /// 52 < 2⁶), so that at this weight wins count first.
-    pub const MAX_WIN: u64 = 1 << 38;
+    pub(crate) const MAX_WIN: u64 = 1 << 38;
 }
 
 thread_local! {
@@ -631,7 +631,7 @@ macro_rules! each_builtin {
 
 /// The names of the built-ins, in the order messages list them (and the
 /// reference engine's registry holds them).
-pub fn builtin_names() -> &'static [&'static str] {
+pub(crate) fn builtin_names() -> &'static [&'static str] {
     &[
         "random",
         "noop",
@@ -707,29 +707,6 @@ impl Builtin {
             _ => unreachable!("every name of builtin_names() has its arm"),
         }
     }
-
-    /// `StrategyError` when the built-in does not play the layout of `rules`
-    /// (`"optimal"` beyond its reach); the others play every layout.
-    pub fn plays(&self, rules: &crate::rules::Rules) -> Result<()> {
-        match self {
-            Builtin::Optimal(_) => crate::optimal::refusal(rules).map_or(Ok(()), Err),
-            _ => Ok(()),
-        }
-    }
-
-    /// The name of the built-in.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Builtin::Random(_) => "random",
-            Builtin::Noop(_) => "noop",
-            Builtin::Simple(_) => "simple",
-            Builtin::Greedy(_) => "greedy",
-            Builtin::Lookahead(_) => "lookahead",
-            Builtin::MonteCarlo(_) => "montecarlo",
-            Builtin::Hindsight(_) => "hindsight",
-            Builtin::Optimal(_) => "optimal",
-        }
-    }
 }
 
 /// A count of a strategy parameter: 1 to `max` in ASCII digits, nothing else (no
@@ -766,7 +743,7 @@ fn strategy_error(message: String) -> Error {
 /// [`check`](Params::check)s that it knows them all, then reads them with
 /// [`get`](Params::get), and reports a bad one with [`bad_value`](Params::bad_value).
 #[derive(Debug)]
-pub struct Params {
+pub(crate) struct Params {
     strategy: String,
     items: Vec<(String, String)>,
 }
@@ -804,7 +781,7 @@ impl Params {
     }
 
     /// `StrategyError` for a parameter that is not `allowed`.
-    pub fn check(&self, allowed: &[&str]) -> Result<()> {
+    pub(crate) fn check(&self, allowed: &[&str]) -> Result<()> {
         match self
             .items
             .iter()
@@ -828,7 +805,7 @@ impl Params {
     }
 
     /// The text of parameter `key`, if given.
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.items
             .iter()
             .find(|(k, _)| k == key)
@@ -837,7 +814,7 @@ impl Params {
 
     /// Parameter `key` as a count from 1 to `max` (see [`parse_count`]), `default`
     /// when it is not given.
-    pub fn count(&self, key: &str, default: u64, max: u64) -> Result<u64> {
+    pub(crate) fn count(&self, key: &str, default: u64, max: u64) -> Result<u64> {
         match self.get(key) {
             None => Ok(default),
             Some(text) => parse_count(text, max)
@@ -846,7 +823,7 @@ impl Params {
     }
 
     /// The `StrategyError` of a bad value for `key`, saying what was `expected`.
-    pub fn bad_value(&self, key: &str, value: &str, expected: &str) -> Error {
+    pub(crate) fn bad_value(&self, key: &str, value: &str, expected: &str) -> Error {
         strategy_error(format!(
             "bad value {} for parameter {} of strategy {}: expected {expected}",
             py_repr(value),

@@ -1,6 +1,7 @@
 //! The tests of [`super`] (`game.rs`).
 
 use super::*;
+use crate::position::Position;
 use crate::rng::deck_from_seed;
 
 #[test]
@@ -38,7 +39,10 @@ fn play_and_undo_restore_everything() {
             seen.push(game.clone());
         }
         let text = game.to_text();
-        assert_eq!(Game::from_text(&text, 0).unwrap(), game);
+        assert_eq!(
+            Game::from_position(Position::parse(&text).unwrap(), Rng::new(0)),
+            game
+        );
         let replayed = Game::replay(game.start_position(), game.history(), *game.rng()).unwrap();
         assert_eq!(replayed.to_text(), text);
         while let Some(before) = seen.pop() {
