@@ -266,4 +266,5 @@ fn is_printable(c: char) -> bool {
 }
 
 #[cfg(test)]
+#[path = "tests/cards.rs"]
 mod tests;

@@ -169,4 +169,5 @@ impl PartialEq for Game {
 }
 
 #[cfg(test)]
+#[path = "tests/game.rs"]
 mod tests;

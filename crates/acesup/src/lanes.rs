@@ -111,4 +111,5 @@ pub(crate) mod falling {
 }
 
 #[cfg(test)]
+#[path = "tests/lanes.rs"]
 mod tests;

@@ -16,11 +16,12 @@
 //! - `error`: the engine's error, its kind and `Result`.
 //! - `cards`: cards and decks (R1, R6.1, R6.2). `moves`: moves and their text (R2,
 //!   R6.3).
-//! - `rules`: the rule options (R1.4, R5, R6.4) and every rule (R1.2, R2-R4, R7),
-//!   written once over the `Tableau` trait; `lanes`: the bit lanes of a suit that
-//!   the rules' mask tests work in.
-//! - `position`: positions (R6.5, R6.6), a `Tableau`; `game`: a position with its
-//!   history and strategy stream.
+//! - `rules`: every rule (R1.2, R2-R4, R7), written once over the `Tableau` trait,
+//!   and in `rules/options.rs` the rule options (R1.4, R5, R6.4); `lanes`: the bit
+//!   lanes of a suit that the rules' mask tests work in.
+//! - `position`: positions (R6.5, R6.6), a `Tableau`, with the play-outs' hot loop
+//!   in `position/play_out.rs`; `game`: a position with its history and strategy
+//!   stream.
 //! - `rng`: SplitMix64, bounded draws, the shuffle and `game_seed` (RNG.md); `deals`:
 //!   the KPat and PySol deals.
 //! - `strategies`: the built-in strategies (STRATEGIES.md); `random_play`: the random
@@ -34,7 +35,9 @@
 //!   (SOLVER.md); `optimal`: the exact optimum without clairvoyance and its table
 //!   (OPTIMAL.md). `hash`: the hash of the solver's and the optimum's tables.
 //!
-//! Each module's tests are in its sibling file `<module>/tests.rs`.
+//! A module's tests are its module `tests`, kept out of its source in the file
+//! `tests/<module>.rs` (declared with `#[path]`), so the import-cycle check and a
+//! reader of the source see the module alone.
 
 mod batch;
 pub mod cancel;

@@ -149,4 +149,5 @@ fn number(text: &str) -> Option<i128> {
 }
 
 #[cfg(test)]
+#[path = "tests/moves.rs"]
 mod tests;

@@ -13,7 +13,7 @@
 //! `rules::deal_allowed`, and [`LegalMoves`] under `fill="any"`) on a [`Tableau`]
 //! view of the registers, with `Random::pick`'s draw.
 //!
-//! [`RandomTable::position`] turns the end of a game into a `Position`, so that the
+//! `RandomTable::position` turns the end of a game into a `Position`, so that the
 //! tests can check this loop against the plain play of `Game`.
 
 use crate::cards::Card;
@@ -466,4 +466,5 @@ impl<const P: usize> Tableau for CodeTableau<'_, P> {
 }
 
 #[cfg(test)]
+#[path = "tests/random_play.rs"]
 mod tests;

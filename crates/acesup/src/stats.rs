@@ -315,4 +315,5 @@ fn ratio(a: u128, b: u128) -> f64 {
 }
 
 #[cfg(test)]
+#[path = "tests/stats.rs"]
 mod tests;

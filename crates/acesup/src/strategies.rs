@@ -834,4 +834,5 @@ impl Params {
 }
 
 #[cfg(test)]
+#[path = "tests/strategies.rs"]
 mod tests;

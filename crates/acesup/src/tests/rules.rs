@@ -1,9 +1,12 @@
-//! The tests of [`super`] (`rules.rs`).
+//! The tests of `rules.rs`: the module `rules::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
+use super::options::unknown_option;
 use super::*;
 use crate::lanes::rising::lane_of;
 use crate::position::Position;
 use crate::rng::Rng;
+use crate::ErrorKind;
 
 #[test]
 fn rank_order() {

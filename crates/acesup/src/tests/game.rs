@@ -1,4 +1,5 @@
-//! The tests of [`super`] (`game.rs`).
+//! The tests of `game.rs`: the module `game::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
 use super::*;
 use crate::position::Position;

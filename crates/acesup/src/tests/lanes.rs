@@ -1,4 +1,5 @@
-//! The tests of [`super`] (`lanes.rs`).
+//! The tests of `lanes.rs`: the module `lanes::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
 use super::{falling, rising};
 use crate::rng::Rng;

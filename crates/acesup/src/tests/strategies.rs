@@ -1,4 +1,5 @@
-//! The tests of [`super`] (`strategies.rs`).
+//! The tests of `strategies.rs`: the module `strategies::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
 use super::*;
 use crate::game::Game;

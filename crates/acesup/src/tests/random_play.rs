@@ -1,4 +1,5 @@
-//! The tests of [`super`] (`random_play.rs`).
+//! The tests of `random_play.rs`: the module `random_play::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
 use super::*;
 use crate::game::Game;

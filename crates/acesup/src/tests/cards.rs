@@ -1,4 +1,5 @@
-//! The tests of [`super`] (`cards.rs`).
+//! The tests of `cards.rs`: the module `cards::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! The tests of [`super`] (`moves.rs`).
+//! The tests of `moves.rs`: the module `moves::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
 use super::*;
 

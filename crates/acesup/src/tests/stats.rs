@@ -1,4 +1,5 @@
-//! The tests of [`super`] (`stats.rs`).
+//! The tests of `stats.rs`: the module `stats::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
 use super::*;
 

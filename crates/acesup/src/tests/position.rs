@@ -1,4 +1,5 @@
-//! The tests of [`super`] (`position.rs`).
+//! The tests of `position.rs`: the module `position::tests`, in `src/tests/` with the
+//! tests of the other modules.
 
 use super::*;
 use crate::Game;
