@@ -8,7 +8,7 @@ use crate::game::PyGame;
 use crate::protocols::lock;
 use crate::rules::rules_arg;
 use crate::stats::PyStats;
-use acesup::batch::{Batch, BatchState};
+use acesup::{Batch, BatchState};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;

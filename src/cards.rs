@@ -3,7 +3,7 @@
 use crate::arguments::{int_arg, str_arg};
 use crate::errors::{CardError, OrPyErr};
 use crate::protocols::py_methods;
-use acesup::cards::{Card, DECK_SIZE};
+use acesup::{Card, DECK_SIZE};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple, PyType};

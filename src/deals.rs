@@ -6,7 +6,7 @@ use crate::arguments::{int_arg, seed_arg, value_error};
 use crate::cards::card_list;
 use crate::errors::OrPyErr;
 use crate::rules::rules_arg;
-use acesup::deals::{self, KPAT_MAX, PYSOL_MAX};
+use acesup::{KPAT_MAX, PYSOL_MAX};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -37,13 +37,13 @@ pub fn deck_from_seed<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let seed = seed_arg(seed, "seed")?;
-    card_list(py, &deals::deck_from_seed(seed, &rules_arg(rules)?))
+    card_list(py, &acesup::deck_from_seed(seed, &rules_arg(rules)?))
 }
 
 /// The deck of kpat's Aces Up deal number `n` (1 to 2**31 - 1), in deal order.
 #[pyfunction]
 pub fn deck_from_kpat<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    card_list(py, &deals::deck_from_kpat(kpat_arg(n)?).or_py()?)
+    card_list(py, &acesup::deck_from_kpat(kpat_arg(n)?).or_py()?)
 }
 
 /// The deck of PySolFC's game number `n` (1 to 10**20) for Aces Up, Aces Up 5 and
@@ -53,5 +53,5 @@ pub fn deck_from_pysol<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
-    card_list(py, &deals::deck_from_pysol(pysol_arg(n)?).or_py()?)
+    card_list(py, &acesup::deck_from_pysol(pysol_arg(n)?).or_py()?)
 }

@@ -10,13 +10,9 @@ use crate::moves::{move_arg, PyMove};
 use crate::protocols::{display, lock, py_methods};
 use crate::rules::{rules_arg, rules_or, PyRules};
 use crate::surrogates::text_of;
-use acesup::cards::{self, Card};
-use acesup::deals;
-use acesup::game::Game;
-use acesup::moves::Move;
-use acesup::position::Position;
-use acesup::rng::Rng;
-use acesup::rules::Rules;
+use acesup::{
+    deck_from_kpat, deck_from_pysol, parse_cards, Card, Game, Move, Position, Rng, Rules,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -54,7 +50,7 @@ impl PyGame {
 /// The cards of a deck argument: R6.2 text, or a sequence of `Card` or card texts.
 fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(text) = deck.cast::<PyString>() {
-        return cards::parse_cards(&text_of(text)?).or_py();
+        return parse_cards(&text_of(text)?).or_py();
     }
     let py = deck.py();
     static SET: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -124,7 +120,7 @@ py_methods!(PyGame [mutable, equatable] {
         n: &Bound<'_, PyAny>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<Self>> {
-        let deck = deals::deck_from_kpat(kpat_arg(n)?).or_py()?;
+        let deck = deck_from_kpat(kpat_arg(n)?).or_py()?;
         let rules = rules_or(rules, Rules::kpat())?;
         PyGame::new_object(cls.py(), Game::from_deck(&deck, rules, 0).or_py()?)
     }
@@ -138,7 +134,7 @@ py_methods!(PyGame [mutable, equatable] {
         n: &Bound<'_, PyAny>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<Self>> {
-        let deck = deals::deck_from_pysol(pysol_arg(n)?).or_py()?;
+        let deck = deck_from_pysol(pysol_arg(n)?).or_py()?;
         let rules = rules_or(rules, Rules::pysol())?;
         PyGame::new_object(cls.py(), Game::from_deck(&deck, rules, 0).or_py()?)
     }

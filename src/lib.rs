@@ -55,10 +55,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solver::solve_deals, m)?)?;
     // The bytes of a native position, which montecarlo and greedy copy per
     // candidate: a figure of `acesup bench`.
-    m.add(
-        "POSITION_BYTES",
-        std::mem::size_of::<acesup::position::Position>(),
-    )?;
+    m.add("POSITION_BYTES", std::mem::size_of::<acesup::Position>())?;
     m.add_function(wrap_pyfunction!(solver::plain_solvability, m)?)?;
     m.add_function(wrap_pyfunction!(optimal::optimal, m)?)?;
     name_classes_bare(m)

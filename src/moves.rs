@@ -3,7 +3,7 @@
 use crate::arguments::{int_arg, int_object, is_reference, str_arg, Arg};
 use crate::errors::{py_err, MoveError, OrPyErr};
 use crate::protocols::py_methods;
-use acesup::moves::{self, Move, MAX_PILES};
+use acesup::{index_too_large, Move, MAX_PILES};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -84,7 +84,7 @@ py_methods!(PyMove [value] {
                 // Moves hold 64-bit indices: a larger one is refused (no position has
                 // a card there anyway).
                 i.extract::<u64>()
-                    .map_err(|_| py_err(moves::index_too_large(&i)))?
+                    .map_err(|_| py_err(index_too_large(&i)))?
             }
         };
         Ok(PyMove(Move::fill(src as u8, dst as u8, index).or_py()?))

@@ -2,7 +2,7 @@
 
 use crate::arguments::{int_arg, seed_arg, value_error, U64_END};
 use crate::protocols::{lock, py_methods};
-use acesup::rng::{self, Rng};
+use acesup::Rng;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 use std::sync::Mutex;
@@ -65,5 +65,5 @@ py_methods!(PyRng [mutable, equatable] {
 pub fn game_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
     let seed = seed_arg(seed, "seed")?;
     let index = seed_arg(index, "index")?;
-    Ok(rng::game_seed(seed, index))
+    Ok(acesup::game_seed(seed, index))
 }

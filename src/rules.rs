@@ -5,7 +5,7 @@ use crate::cards::card_tuple;
 use crate::errors::OrPyErr;
 use crate::protocols::py_methods;
 use crate::surrogates::text_of;
-use acesup::rules::{self, OptionValue, Rules};
+use acesup::{OptionValue, Rules, OPTIONS};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
@@ -29,10 +29,10 @@ pub struct PyRules(pub Rules);
 /// them, then the layout checked: `RulesError` for a bad value or layout,
 /// `TypeError` for an unknown keyword.
 fn rules_with(base: Rules, options: Option<&Bound<'_, PyDict>>, place: &str) -> PyResult<Rules> {
-    let mut values: [Option<Bound<'_, PyAny>>; rules::OPTIONS.len()] = Default::default();
+    let mut values: [Option<Bound<'_, PyAny>>; OPTIONS.len()] = Default::default();
     for (key, value) in options.into_iter().flatten() {
         let name = key.cast::<PyString>().map_or(Ok(String::new()), text_of)?;
-        match rules::OPTIONS.iter().position(|&o| o == name) {
+        match OPTIONS.iter().position(|&o| o == name) {
             Some(i) => values[i] = Some(value),
             None => {
                 // Worded as Python words it: the keyword as given, in quotes (not its repr).
@@ -43,7 +43,7 @@ fn rules_with(base: Rules, options: Option<&Bound<'_, PyDict>>, place: &str) -> 
         }
     }
     let mut rules = base;
-    for (option, value) in rules::OPTIONS.iter().zip(values) {
+    for (option, value) in OPTIONS.iter().zip(values) {
         if let Some(value) = value {
             set_option(&mut rules, option, &value)?;
         }
@@ -217,28 +217,28 @@ py_methods!(PyRules [value] {
     #[classattr]
     #[pyo3(name = "PRESETS")]
     fn presets(py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        Ok(PyTuple::new(py, rules::PRESETS)?.unbind())
+        Ok(PyTuple::new(py, acesup::PRESETS)?.unbind())
     }
 
     /// The values of `fill` (R5).
     #[classattr]
     #[pyo3(name = "FILLS")]
     fn fills(py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        Ok(PyTuple::new(py, rules::FillRule::NAMES)?.unbind())
+        Ok(PyTuple::new(py, acesup::FillRule::NAMES)?.unbind())
     }
 
     /// The values of `deal` (R5).
     #[classattr]
     #[pyo3(name = "DEALS")]
     fn deals(py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        Ok(PyTuple::new(py, rules::DealRule::NAMES)?.unbind())
+        Ok(PyTuple::new(py, acesup::DealRule::NAMES)?.unbind())
     }
 
     /// The values of `deal_to` (R2.3).
     #[classattr]
     #[pyo3(name = "DEAL_TOS")]
     fn deal_tos(py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        Ok(PyTuple::new(py, rules::DealTo::NAMES)?.unbind())
+        Ok(PyTuple::new(py, acesup::DealTo::NAMES)?.unbind())
     }
 
     /// The preset of this name (R5).

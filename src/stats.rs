@@ -5,7 +5,7 @@ use crate::arguments::{int_object, repr, seed_arg, text_arg, type_name, value_er
 use crate::errors::OrPyErr;
 use crate::protocols::{display, py_methods};
 use crate::surrogates::Text;
-use acesup::stats::{self, Stats, MAX_SCORES};
+use acesup::{Stats, MAX_SCORES};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -278,7 +278,7 @@ py_methods!(PyStats [value, summable, equatable] {
             return Ok(py.NotImplemented());
         };
         let other = other.get();
-        let sum = stats::concat([
+        let sum = acesup::concat([
             (&self.stats, self.score_bytes(py)),
             (&other.stats, other.score_bytes(py)),
         ])

@@ -13,10 +13,8 @@ use crate::protocols::py_methods;
 use crate::rules::rules_arg;
 use crate::stats::{strategy_name, Origin, PyStats};
 use crate::surrogates::{restore, text_of};
-use acesup::game::Game;
 use acesup::run::{cancel, Pool};
-use acesup::simulate::{AskError, ChunkedRun};
-use acesup::strategies::{self, Builtin};
+use acesup::{AskError, Builtin, ChunkedRun, Game, Random};
 use pyo3::exceptions::{PyRecursionError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyTuple, PyType};
@@ -99,7 +97,7 @@ pub fn strategy(text: &Bound<'_, PyAny>) -> PyResult<PyBuiltinStrategy> {
 /// list them.
 #[pyfunction]
 pub fn builtin_names(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
-    PyTuple::new(py, strategies::builtin_names())
+    PyTuple::new(py, acesup::builtin_names())
 }
 
 /// A strategy argument: a built-in, or a callable with the name its errors give it.
@@ -163,7 +161,7 @@ pub fn simulate(
     })?;
     let strategy = match &strategy {
         Arg::Given(s) => strategy_arg(s)?,
-        Arg::Omitted => StrategyArg::Builtin(Builtin::Random(acesup::strategies::Random)),
+        Arg::Omitted => StrategyArg::Builtin(Builtin::Random(Random)),
     };
     let rules = rules_arg(rules)?;
     let seed = seed.or(0, |s| seed_arg(s, "seed"))?;

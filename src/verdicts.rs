@@ -6,10 +6,10 @@ use crate::arguments::{repr, text_arg, type_name};
 use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::OrPyErr;
 use crate::interrupt;
-use acesup::position::Position;
 use acesup::run::cancel::Flag;
 use acesup::run::{Next, Stream};
 use acesup::solver;
+use acesup::Position;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyRange;
@@ -33,12 +33,12 @@ pub fn program_arg(deals: &Bound<'_, PyAny>) -> PyResult<Program> {
     })?;
     match name.as_str() {
         "kpat" => Ok(Program {
-            deck: acesup::deals::deck_from_kpat,
+            deck: acesup::deck_from_kpat,
             number: kpat_arg,
             rules: acesup::Rules::kpat(),
         }),
         "pysol" => Ok(Program {
-            deck: acesup::deals::deck_from_pysol,
+            deck: acesup::deck_from_pysol,
             number: pysol_arg,
             rules: acesup::Rules::pysol(),
         }),

@@ -11,9 +11,8 @@
 //!   `ACESUP_BENCH_NODES`: the node limit of each (default: none), for `kpat_deals`,
 //!   whose figures are those SOLVER.md gives for kpat's deals.
 
-use acesup::deals::deck_from_kpat;
 use acesup::solver::{plain_search, solvability, Limits, Solver};
-use acesup::{deck_from_seed, game_seed, Position, Rules};
+use acesup::{deck_from_kpat, deck_from_seed, game_seed, Position, Rules};
 use std::time::Instant;
 
 /// The benches, by name.

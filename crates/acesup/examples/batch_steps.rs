@@ -1,6 +1,5 @@
 //! Times `Batch::step` alone: 65,536 slots, the highest legal action, on all cores.
-use acesup::batch::Batch;
-use acesup::Rules;
+use acesup::{Batch, Rules};
 use std::time::Instant;
 
 fn main() {

@@ -1,8 +1,6 @@
 //! Random play-outs of the standard game on one thread: games/s (best of 5 runs).
-use acesup::rules::Rules;
 use acesup::run::Pool;
-use acesup::simulate::run_games;
-use acesup::strategies::Random;
+use acesup::{run_games, Random, Rules};
 use std::time::Instant;
 
 fn main() {

@@ -5,13 +5,13 @@ use crate::{Error, ErrorKind, Result};
 use std::fmt;
 
 /// The rank characters, by rank number − 2 (R1.1).
-pub const RANKS: &[u8; 13] = b"23456789TJQKA";
+pub(crate) const RANKS: &[u8; 13] = b"23456789TJQKA";
 /// The suit characters, by suit number (R1.1).
-pub const SUITS: &[u8; 4] = b"cdhs";
+pub(crate) const SUITS: &[u8; 4] = b"cdhs";
 /// The suit names used in messages (R7).
-pub const SUIT_NAMES: [&str; 4] = ["club", "diamond", "heart", "spade"];
+pub(crate) const SUIT_NAMES: [&str; 4] = ["club", "diamond", "heart", "spade"];
 /// The Unicode suit symbols of the tableau and of `format(card, "u")`.
-pub const SUIT_SYMBOLS: [char; 4] = ['♣', '♦', '♥', '♠'];
+pub(crate) const SUIT_SYMBOLS: [char; 4] = ['♣', '♦', '♥', '♠'];
 /// The number of cards in a deck.
 pub const DECK_SIZE: usize = 52;
 
@@ -66,7 +66,7 @@ impl Card {
     }
 
     /// The suit number 0..3 (c, d, h, s).
-    pub const fn suit(self) -> usize {
+    pub(crate) const fn suit(self) -> usize {
         (self.0 / 13) as usize
     }
 
@@ -76,7 +76,7 @@ impl Card {
     }
 
     /// The rank character, one of `23456789TJQKA`.
-    pub fn rank_char(self) -> char {
+    pub(crate) fn rank_char(self) -> char {
         RANKS[(self.0 % 13) as usize] as char
     }
 
@@ -92,7 +92,7 @@ impl Card {
 }
 
 /// The `CardError` of a card index outside 0..51; `shown` is the index as the user wrote it.
-pub fn index_error(shown: impl fmt::Display) -> Error {
+pub(crate) fn index_error(shown: impl fmt::Display) -> Error {
     Error::new(
         ErrorKind::Card,
         format!("a card index must be an int from 0 to 51, got {shown}"),
@@ -157,7 +157,7 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
 /// names the first card that is not in `deck`, else the number of cards when it is
 /// not the deck's, the first card found twice, and the missing cards (up to four
 /// by name).
-pub fn card_set_problem(cards: &[Card], deck: &[Card], what: &str) -> Option<String> {
+pub(crate) fn card_set_problem(cards: &[Card], deck: &[Card], what: &str) -> Option<String> {
     let allowed = deck.iter().fold(0u64, |bits, c| bits | 1 << c.index());
     if let Some(stray) = cards.iter().find(|c| allowed & 1 << c.index() == 0) {
         return Some(format!(
@@ -201,7 +201,7 @@ pub fn card_set_problem(cards: &[Card], deck: &[Card], what: &str) -> Option<Str
 
 /// Ok when `cards` are the cards of `deck` (a layout's deck) in some order (R1.3);
 /// `DeckError` naming the problem otherwise (see [`card_set_problem`]).
-pub fn check_deck(cards: &[Card], deck: &[Card]) -> Result<()> {
+pub(crate) fn check_deck(cards: &[Card], deck: &[Card]) -> Result<()> {
     match card_set_problem(cards, deck, "the deck") {
         Some(problem) => Err(Error::new(ErrorKind::Deck, problem)),
         None => Ok(()),
@@ -266,124 +266,5 @@ fn is_printable(c: char) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn card(text: &str) -> Card {
-        Card::parse(text).unwrap()
-    }
-
-    #[test]
-    fn index_rank_suit() {
-        let td = card("Td");
-        assert_eq!((td.rank(), td.suit_char(), td.index()), (10, 'd', 21));
-        assert_eq!(Card::from_index(0).unwrap().to_string(), "2c");
-        assert_eq!(Card::from_index(51).unwrap().to_string(), "As");
-        assert_eq!(Card::from_index(52).unwrap_err().kind, ErrorKind::Card);
-        let sorted: Vec<String> = Card::all().map(|c| c.to_string()).collect();
-        assert_eq!(&sorted[..3], ["2c", "3c", "4c"]);
-        assert_eq!(sorted[12], "Ac");
-        assert_eq!(sorted[13], "2d");
-    }
-
-    #[test]
-    fn every_card_round_trips() {
-        for c in Card::all() {
-            assert_eq!(card(&c.to_string()), c);
-            assert_eq!(card(&c.to_string().to_lowercase()), c);
-            assert_eq!(card(&c.to_string().to_uppercase()), c);
-            assert_eq!(card(&c.unicode()), c);
-        }
-    }
-
-    #[test]
-    fn accepted_spellings() {
-        for text in ["As", "AS", "as", "A♠", " A♤\n", "aS"] {
-            assert_eq!(card(text).to_string(), "As", "{text}");
-        }
-        for text in ["10s", "10♠", "ts", "T♤"] {
-            assert_eq!(card(text).to_string(), "Ts", "{text}");
-        }
-        assert_eq!(card("7♡").to_string(), "7h");
-        assert_eq!(card("Q♢").to_string(), "Qd");
-        assert_eq!(card("2♧").to_string(), "2c");
-    }
-
-    #[test]
-    fn rejected_spellings() {
-        for text in [
-            "",
-            " ",
-            "A",
-            "s",
-            "1s",
-            "11s",
-            "Ax",
-            "Ass",
-            "A s",
-            "10",
-            "0s",
-            "1 0s",
-            "♠A",
-            "As,",
-            "\u{212a}s",
-            "As\u{17f}",
-        ] {
-            let err = Card::parse(text).unwrap_err();
-            assert_eq!(err.kind, ErrorKind::Card, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn decks() {
-        let text: Vec<String> = Card::all().map(|c| c.to_string()).collect();
-        let all: Vec<Card> = Card::all().collect();
-        let parse_deck = |text: &str| {
-            let cards = parse_cards(text)?;
-            check_deck(&cards, &all).map(|()| cards)
-        };
-        let deck = parse_deck(&text.join(", ")).unwrap();
-        assert_eq!(deck, all);
-        assert_eq!(parse_deck(&text.join(",\n")).unwrap(), deck);
-        let short = parse_deck(&text[..51].join(" ")).unwrap_err();
-        assert_eq!(short.kind, ErrorKind::Deck);
-        assert_eq!(
-            short.message,
-            "the deck holds 51 cards, not 52 (missing As)"
-        );
-        let mut twice = text.clone();
-        twice[51] = "2c".into();
-        let err = parse_deck(&twice.join(" ")).unwrap_err();
-        assert_eq!(err.message, "the deck holds 2c twice and lacks As");
-        let err = parse_deck(&text[..40].join(" ")).unwrap_err();
-        assert_eq!(
-            err.message,
-            "the deck holds 40 cards, not 52 (missing 12 cards)"
-        );
-        assert_eq!(parse_deck("2c 3c Xx").unwrap_err().kind, ErrorKind::Card);
-        // A smaller layout's deck: the stray card is named first.
-        let small: Vec<Card> = ["Qc", "Kc", "Ac", "Qd", "Kd", "Ad"]
-            .iter()
-            .map(|t| Card::parse(t).unwrap())
-            .collect();
-        let err = check_deck(&all[..6], &small).unwrap_err();
-        assert_eq!(
-            err.message,
-            "the deck holds 2c, which is not in the deck of these rules (6 cards)"
-        );
-        assert_eq!(
-            check_deck(&small[..5], &small).unwrap_err().message,
-            "the deck holds 5 cards, not 6 (missing Ad)"
-        );
-        assert!(check_deck(&small, &small).is_ok());
-    }
-
-    #[test]
-    fn repr_like_python() {
-        assert_eq!(py_repr("As"), "'As'");
-        assert_eq!(py_repr("it's"), "\"it's\"");
-        assert_eq!(py_repr("a\nb\\"), "'a\\nb\\\\'");
-        assert_eq!(py_repr("\u{0}A♠"), "'\\x00A♠'");
-        assert_eq!(py_repr("\u{200b}"), "'\\u200b'");
-    }
-}
+#[path = "tests/cards.rs"]
+mod tests;

@@ -44,11 +44,6 @@ impl Game {
         })
     }
 
-    /// `Game.from_str`: a position's text (R6.5), `PositionError` on bad input.
-    pub fn from_text(text: &str, seed: u64) -> Result<Game> {
-        Ok(Game::from_position(Position::parse(text)?, Rng::new(seed)))
-    }
-
     /// A game at `pos` with no history.
     pub fn from_position(pos: Position, rng: Rng) -> Game {
         Game {
@@ -74,7 +69,7 @@ impl Game {
 
     /// How many moves were played or taken back since the game was made, to tell
     /// whether a game handed to someone came back untouched.
-    pub fn changes(&self) -> u64 {
+    pub(crate) fn changes(&self) -> u64 {
         self.changes
     }
 
@@ -175,77 +170,5 @@ impl PartialEq for Game {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::deals::deck_from_seed;
-
-    #[test]
-    fn start_of_a_game() {
-        let deck = deck_from_seed(0, &Rules::standard());
-        let game = Game::from_seed(0, Rules::standard());
-        for p in 0..4 {
-            assert_eq!(&*game.position().pile(p), &deck[p..p + 1]);
-        }
-        assert_eq!(game.position().stock(), &deck[4..]);
-        assert_eq!(Position::parse(&game.to_text()).unwrap(), *game.position());
-        game.position().check_invariants();
-    }
-
-    #[test]
-    fn play_and_undo_restore_everything() {
-        use crate::rng::Rng;
-        let mut rng = Rng::new(5);
-        for seed in 0..300 {
-            let rules = [
-                Rules::standard(),
-                Rules::easy(),
-                Rules {
-                    relocate_single: true,
-                    ..Rules::reverse()
-                },
-            ][seed % 3];
-            let mut game = Game::from_seed(seed as u64, rules);
-            let mut seen = vec![game.clone()];
-            while !game.is_over() && game.history().len() < 300 {
-                let moves = game.legal_moves();
-                game.play(moves[rng.below(moves.len() as u64) as usize])
-                    .unwrap();
-                game.position().check_invariants();
-                seen.push(game.clone());
-            }
-            let text = game.to_text();
-            assert_eq!(Game::from_text(&text, 0).unwrap(), game);
-            let replayed =
-                Game::replay(game.start_position(), game.history(), *game.rng()).unwrap();
-            assert_eq!(replayed.to_text(), text);
-            while let Some(before) = seen.pop() {
-                assert_eq!(game.to_text(), before.to_text());
-                game.position().check_invariants();
-                if game.undo().is_err() {
-                    assert!(seen.is_empty());
-                }
-            }
-            assert_eq!(game.undo().unwrap_err().kind, ErrorKind::Undo);
-        }
-    }
-
-    #[test]
-    fn illegal_moves_leave_the_game_unchanged() {
-        let mut game = Game::from_seed(1, Rules::standard());
-        let before = game.to_text();
-        for mv in [
-            Move::Discard(0),
-            Move::Discard(1),
-            Move::Discard(2),
-            Move::Discard(3),
-            Move::Deal,
-        ] {
-            if game.play(mv).is_err() {
-                assert_eq!(game.to_text(), before);
-            } else {
-                game.undo().unwrap();
-            }
-        }
-        assert_eq!(game.history(), &[]);
-    }
-}
+#[path = "tests/game.rs"]
+mod tests;

@@ -6,89 +6,68 @@
 //! the Python API in `docs/API.md`; the PyO3 bindings (the root crate
 //! `acesup-python`, its source in the top-level `src/`) only translate.
 //!
-//! - [`cards`]: cards and decks (R1, R6.1, R6.2).
-//! - [`moves`]: moves and their text (R2, R6.3).
-//! - [`rules`]: the rule options (R1.4, R5, R6.4) and every rule (R1.2, R2-R4, R7),
-//!   written once over the [`rules::Tableau`] trait.
-//! - [`position`]: positions (R6.5, R6.6), a [`rules::Tableau`].
-//! - [`rng`]: SplitMix64, bounded draws, the shuffle and `game_seed` (RNG.md).
-//! - [`deals`]: every deck: seeded (RNG.md) and kpat's and PySolFC's numbered deals (R8).
-//! - [`game`]: games, a position with its history and strategy stream.
-//! - [`strategies`]: the built-in strategies (STRATEGIES.md).
-//! - [`stats`]: score histograms and their statistics.
-//! - [`simulate`]: seeded batch play-outs, on any number of threads.
-//! - [`random_play`]: the random strategy's seeded games, in a loop of their own.
-//! - [`run`]: threads, chunks, streams and cancelling (Ctrl-C), for any work.
-//! - [`batch`]: many seeded games stepped at once, for a policy outside the engine (BATCH.md).
-//! - [`solver`]: the clairvoyant solver and the solvability of seeded deals (SOLVER.md).
-//! - [`optimal`]: the exact optimum without clairvoyance and its table (OPTIMAL.md).
+//! The modules are private and the `pub use` list below is the whole API: what the
+//! bindings, the examples and the benches use; the rest is `pub(crate)`, so the
+//! compiler reports what nothing uses. Three modules are public on purpose, because
+//! the bindings call their functions by module: `solver` (`solver::solve`), `run`
+//! (`run::cancel::requested`, the pool and the streams) and `optimal`
+//! (`optimal::optimal`).
+//!
+//! - `error`: the engine's error, its kind and `Result`.
+//! - `cards`: cards and decks (R1, R6.1, R6.2). `moves`: moves and their text (R2,
+//!   R6.3).
+//! - `rules`: every rule (R1.2, R2-R4, R7), written once over the `Tableau` trait,
+//!   and in `rules/options.rs` the rule options (R1.4, R5, R6.4); `lanes`: the bit
+//!   lanes of a suit that the rules' mask tests work in.
+//! - `position`: positions (R6.5, R6.6), a `Tableau`, with the play-outs' hot loop
+//!   in `position/play_out.rs`; `game`: a position with its history and strategy
+//!   stream.
+//! - `rng`: SplitMix64, bounded draws, the shuffle and `game_seed` (RNG.md); `deals`:
+//!   every deck: seeded (RNG.md) and kpat's and PySolFC's numbered deals (R8).
+//! - `strategies`: the built-in strategies (STRATEGIES.md); `random_play`: the random
+//!   strategy's seeded games, in a loop of their own.
+//! - `stats`: score histograms and their statistics; `simulate`: seeded play-outs
+//!   on any number of threads.
+//! - `run`: running work of any kind: the thread pool, chunks, streams of results in
+//!   order, and the cancel flag seen inside long decisions (Ctrl-C).
+//! - `batch`: many seeded games stepped at once, for a policy outside the engine
+//!   (BATCH.md).
+//! - `solver`: the clairvoyant solver and the solvability of seeded deals
+//!   (SOLVER.md, a folder by concern); `optimal`: the exact optimum without
+//!   clairvoyance and its table (OPTIMAL.md). `hash`: the hash of the engine's
+//!   tables.
+//!
+//! A module's tests are kept out of its source, in test modules beside it.
 
-pub mod batch;
-pub mod cards;
-pub mod deals;
-pub mod game;
-pub mod hash;
-pub mod moves;
+mod batch;
+mod cards;
+mod deals;
+mod error;
+mod game;
+mod hash;
+mod lanes;
+mod moves;
 pub mod optimal;
-pub mod position;
-pub mod random_play;
-pub mod rng;
-pub mod rules;
+mod position;
+mod random_play;
+mod rng;
+mod rules;
 pub mod run;
-pub mod simulate;
+mod simulate;
 pub mod solver;
-pub mod stats;
-pub mod strategies;
+mod stats;
+mod strategies;
 
-pub use cards::Card;
-pub use deals::deck_from_seed;
+pub use batch::{Batch, BatchState, Spaces};
+pub use cards::{parse_cards, Card, DECK_SIZE};
+pub use deals::{deck_from_kpat, deck_from_pysol, deck_from_seed, KPAT_MAX, PYSOL_MAX};
+pub use error::{Error, ErrorKind, Result};
 pub use game::Game;
-pub use moves::Move;
+pub use moves::{index_too_large, Move, MAX_PILES};
 pub use position::Position;
 pub use rng::{game_seed, Rng};
-pub use rules::Rules;
+pub use rules::{DealRule, DealTo, FillRule, OptionValue, Rules, OPTIONS, PRESETS};
+pub use simulate::{run_games, simulate, AskError, ChunkedRun};
 pub use solver::{solve, Solution, Solvability};
-pub use stats::Stats;
-
-use std::fmt;
-
-/// Which exception of `acesup.errors` an [`Error`] stands for (`Value` is a plain
-/// `ValueError`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorKind {
-    Card,
-    Deck,
-    Position,
-    Rules,
-    Move,
-    IllegalMove,
-    Undo,
-    Strategy,
-    Value,
-}
-
-/// An error of the engine: its kind and the message shown to the user.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    pub kind: ErrorKind,
-    pub message: String,
-}
-
-impl Error {
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
-            kind,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
-
-pub type Result<T> = std::result::Result<T, Error>;
+pub use stats::{concat, Stats, MAX_SCORES};
+pub use strategies::{builtin_names, Builtin, Random};

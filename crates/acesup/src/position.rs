@@ -3,11 +3,13 @@
 
 use crate::cards::{card_set_problem, is_space, py_repr, Card, DECK_SIZE, SUIT_SYMBOLS};
 use crate::moves::{Move, MAX_PILES};
-use crate::rules::{self, by_piles, DealTo, LegalMoves, Rules, Tableau};
+use crate::rules::{self, by_piles, DealTo, Rules, Tableau};
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
-use std::hint::select_unpredictable;
 use std::ops::Deref;
+
+mod play_out;
+pub(crate) use play_out::PlayOut;
 
 /// The places of each card array of a [`Position`]: 52 cards and the placeholder
 /// fit, and an index masked by [`at`] needs no bounds check in the hot loop.
@@ -61,22 +63,6 @@ pub struct Position {
     below: [Card; CAP],
     stock: [Card; CAP],
     discards: [Card; CAP],
-}
-
-/// What [`Position::play_out_piles`] asks of the strategy it plays for.
-pub trait PlayOut {
-    /// Make the draws of a decision in which the deal is the only legal move.
-    fn forced_deal(&mut self);
-    /// The move to play in `pos`, a game that is not over and in which no discard
-    /// is legal; `moves` are its legal moves.
-    fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move;
-    /// The move that [`PlayOut::decide`] plays, when it depends on `moves` alone
-    /// (random's does): then the loop need not store its registers to ask. None
-    /// (the default) when the strategy reads the position.
-    #[inline]
-    fn decide_from_moves(&mut self, _moves: &LegalMoves) -> Option<Move> {
-        None
-    }
 }
 
 /// The cards of a pile, bottom to top: a small copy, since a [`Position`] keeps its
@@ -179,7 +165,7 @@ impl Position {
     /// keeping the rules; what a play-out does at each game instead of building a
     /// new position.
     #[inline]
-    pub fn deal_from(&mut self, deck: &[Card]) {
+    pub(crate) fn deal_from(&mut self, deck: &[Card]) {
         by_piles!(self.rules, P => self.deal_from_piles::<P>(deck))
     }
 
@@ -207,7 +193,7 @@ impl Position {
     /// Put the stock's cards in the order of `stock`, which holds the same cards: a
     /// guess of the order that montecarlo plays on. Nothing else depends on it.
     #[inline]
-    pub fn set_stock_order(&mut self, stock: &[Card]) {
+    pub(crate) fn set_stock_order(&mut self, stock: &[Card]) {
         let next = usize::from(self.stock_next);
         self.stock[next..usize::from(self.stock_end)].copy_from_slice(stock);
         #[cfg(debug_assertions)]
@@ -218,7 +204,7 @@ impl Position {
     /// checked as R6.5 demands: each card of the layout's deck exactly once and no
     /// other, a stock length that a deal can leave, no top-rank card among the
     /// discards. `PositionError` otherwise.
-    pub fn from_parts(
+    pub(crate) fn from_parts(
         rules: Rules,
         piles: &[Vec<Card>],
         stock: &[Card],
@@ -348,7 +334,7 @@ impl Position {
     /// The cards of pile `p` from the top down, read in place (no copy, unlike
     /// [`Position::pile`]).
     #[inline]
-    pub fn cards_from_top(&self, p: usize) -> impl Iterator<Item = Card> + '_ {
+    pub(crate) fn cards_from_top(&self, p: usize) -> impl Iterator<Item = Card> + '_ {
         let mut card = self.top[p];
         (0..self.heights[p]).map(move |_| {
             let this = card;
@@ -358,19 +344,19 @@ impl Position {
     }
 
     #[inline]
-    pub fn height(&self, p: usize) -> usize {
+    pub(crate) fn height(&self, p: usize) -> usize {
         Tableau::height(self, p)
     }
 
     /// The top card of pile `p`, if any.
     #[inline]
-    pub fn top(&self, p: usize) -> Option<Card> {
+    pub(crate) fn top(&self, p: usize) -> Option<Card> {
         Some(self.top[p]).filter(|&card| card != Card::NONE)
     }
 
     /// The card at `index` from the top of pile `p`; `index < height(p)`.
     #[inline]
-    pub fn card_from_top(&self, p: usize, index: usize) -> Card {
+    pub(crate) fn card_from_top(&self, p: usize, index: usize) -> Card {
         Tableau::card_from_top(self, p, index)
     }
 
@@ -387,40 +373,34 @@ impl Position {
 
     /// The number of cards discarded (R4.2).
     #[inline]
-    pub fn score(&self) -> usize {
+    pub(crate) fn score(&self) -> usize {
         usize::from(self.n_discards)
-    }
-
-    /// Whether the stock is empty.
-    #[inline]
-    pub fn stock_is_empty(&self) -> bool {
-        self.stock_next == self.stock_end
     }
 
     /// The number of empty piles.
     #[inline]
-    pub fn empty_piles(&self) -> usize {
+    pub(crate) fn empty_piles(&self) -> usize {
         usize::from(self.empty)
     }
 
-    pub fn legal_moves(&self) -> Vec<Move> {
+    pub(crate) fn legal_moves(&self) -> Vec<Move> {
         rules::legal_moves(self)
     }
 
     /// Whether no move is legal (R4.1).
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         rules::is_over(self)
     }
 
     /// Over with D − S cards discarded (R4.2).
-    pub fn is_won(&self) -> bool {
+    pub(crate) fn is_won(&self) -> bool {
         self.score() == self.rules.win_score() && self.is_over()
     }
 
     // --- Playing ---
 
     /// Play `mv`: `IllegalMoveError` with the R7 reason, the position unchanged.
-    pub fn play(&mut self, mv: Move) -> Result<()> {
+    pub(crate) fn play(&mut self, mv: Move) -> Result<()> {
         if let Some(reason) = rules::illegal_reason(self, mv) {
             return Err(Error::new(ErrorKind::IllegalMove, reason));
         }
@@ -430,13 +410,13 @@ impl Position {
 
     /// Play a move known to be legal.
     #[inline]
-    pub fn apply(&mut self, mv: Move) {
+    pub(crate) fn apply(&mut self, mv: Move) {
         by_piles!(self.rules, P => self.apply_piles::<P>(mv))
     }
 
     /// [`Position::apply`] for a layout of `P` piles.
     #[inline]
-    pub fn apply_piles<const P: usize>(&mut self, mv: Move) {
+    pub(crate) fn apply_piles<const P: usize>(&mut self, mv: Move) {
         debug_assert!(
             rules::illegal_reason(self, mv).is_none(),
             "{mv} is illegal in {}",
@@ -459,7 +439,7 @@ impl Position {
     /// Deal (R2.3), known to be legal: a stock card onto each pile of
     /// [`rules::deal_targets`].
     #[inline]
-    pub fn deal(&mut self) {
+    pub(crate) fn deal(&mut self) {
         by_piles!(self.rules, P => self.deal_piles::<P>())
     }
 
@@ -467,7 +447,7 @@ impl Position {
     /// every pile, is a loop without a branch; the others (a partial last deal,
     /// `deal_to="empty"` with an empty pile) push card by card.
     #[inline]
-    pub fn deal_piles<const P: usize>(&mut self) {
+    pub(crate) fn deal_piles<const P: usize>(&mut self) {
         let next = usize::from(self.stock_next);
         self.deal_starts |= 1 << next;
         let every_pile = (self.rules.deal_to == DealTo::All) | (self.empty == 0);
@@ -498,7 +478,7 @@ impl Position {
     /// positions (a batch of games) waits for memory once, not per line. Changes
     /// nothing; a no-op off x86-64.
     #[inline]
-    pub fn prefetch(&self, piles: bool) {
+    pub(crate) fn prefetch(&self, piles: bool) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -517,111 +497,8 @@ impl Position {
         let _ = piles;
     }
 
-    /// Play every legal discard until none is legal (the built-ins all start so).
-    ///
-    /// This is the hot loop of the play-outs, so it works in rounds without a branch
-    /// per pile: a round discards from every pile that may be discarded. A legal
-    /// discard stays legal until it is played (the higher card of its suit stays
-    /// on top, or an even higher one does), so the rounds reach the position that
-    /// discarding first in R3 order, again and again, reaches; only the order of the
-    /// cards in the discards can differ.
-    #[inline]
-    pub fn discard_forced(&mut self) {
-        by_piles!(self.rules, P => self.discard_forced_piles::<P>())
-    }
-
-    /// [`Position::discard_forced`] for a layout of `P` piles.
-    #[inline]
-    pub fn discard_forced_piles<const P: usize>(&mut self) {
-        let mut tops = Tops::<P>::load(self);
-        tops.discard_rounds(self);
-        tops.store(self);
-    }
-
-    /// Play the game to its end for `strategy`, which plays every legal discard
-    /// first (as [`Position::discard_forced`] does, in rounds) and decides the
-    /// other moves: the hot loop of the play-outs, for a layout of `P` piles.
-    ///
-    /// The commonest steps work on a [`Tops`] copy held in registers, with the
-    /// stock's start `next` and the record `deal_starts` (the position's fields
-    /// while the loop runs): the rounds of discards, a deal onto every pile, and the
-    /// decisions of a strategy that decides from the legal moves alone (random),
-    /// when it fills with a top card or deals onto every pile. The legal moves are
-    /// those of the registers' position ([`Hot`]), by the rules' own functions. Any
-    /// other step (a decision that reads the position, a short last deal, a buried
-    /// card's fill) stores them back and plays through [`Position::apply_piles`].
-    #[inline]
-    pub fn play_out_piles<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
-        let end = usize::from(self.stock_end);
-        // Whether a deal with an empty pile puts a card on every pile.
-        let deal_to_all = self.rules.deal_to == DealTo::All;
-        /// Where the steps in registers stop.
-        enum Step {
-            Over,
-            Play(Move),
-            Decide(LegalMoves),
-        }
-        loop {
-            let mut hot = Tops::<P>::load(self);
-            let mut next = usize::from(self.stock_next);
-            let mut deal_starts = self.deal_starts;
-            let step = loop {
-                hot.discard_rounds(self);
-                // With no empty pile no fill is legal: the deal is the only move, if any.
-                // One test of all the heights, not a branch per pile.
-                let empty = hot.heights[..P]
-                    .iter()
-                    .fold(0, |n, &h| n | u8::from(h == 0));
-                if empty == 0 {
-                    if next == end {
-                        break Step::Over;
-                    }
-                    strategy.forced_deal();
-                    if end - next < P {
-                        break Step::Play(Move::Deal);
-                    }
-                } else {
-                    let view = Hot {
-                        tops: &hot,
-                        pos: self,
-                        stock: end - next,
-                    };
-                    // No discard is legal after the rounds.
-                    let moves = LegalMoves::with_discards::<_, P>(&view, 0);
-                    if moves.is_empty() {
-                        break Step::Over;
-                    }
-                    match strategy.decide_from_moves(&moves) {
-                        None => break Step::Decide(moves),
-                        Some(Move::Fill { src, dst, index: 0 }) => {
-                            hot.fill_top(self, usize::from(src), usize::from(dst));
-                            continue;
-                        }
-                        Some(Move::Deal) if deal_to_all & (end - next >= P) => {}
-                        Some(mv) => break Step::Play(mv),
-                    }
-                }
-                // A deal onto every pile (so under either `deal_to`), recorded for undo.
-                deal_starts |= 1 << next;
-                hot.deal_all(self, next);
-                next += P;
-            };
-            hot.store(self);
-            self.stock_next = next as u8;
-            self.deal_starts = deal_starts;
-            match step {
-                Step::Over => return,
-                Step::Play(mv) => self.apply_piles::<P>(mv),
-                Step::Decide(moves) => {
-                    let mv = strategy.decide(self, &moves);
-                    self.apply_piles::<P>(mv);
-                }
-            }
-        }
-    }
-
     /// Take back `mv`, the last move played.
-    pub fn unapply(&mut self, mv: Move) {
+    pub(crate) fn unapply(&mut self, mv: Move) {
         match mv {
             Move::Discard(p) => {
                 self.n_discards -= 1;
@@ -721,7 +598,7 @@ impl Position {
     }
 
     /// The tableau for people (R6.6).
-    pub fn tableau(&self) -> String {
+    pub(crate) fn tableau(&self) -> String {
         let piles = self.piles();
         let rows = (0..piles).map(|p| self.height(p)).max().unwrap_or(0).max(1);
         let mut out = String::new();
@@ -744,8 +621,10 @@ impl Position {
         out
     }
 
-    /// Panic unless the invariants of the representation hold (for tests).
-    pub fn check_invariants(&self) {
+    /// Panic unless the invariants of the representation hold (for the tests, and
+    /// for the debug builds' check in [`Position::set_stock_order`]).
+    #[cfg(any(test, debug_assertions))]
+    pub(crate) fn check_invariants(&self) {
         let text = self.to_text();
         assert_eq!(self.below[Card::NONE.index()], Card::NONE, "{text}");
         let mut tops = 0;
@@ -787,165 +666,6 @@ impl Position {
         all.sort();
         assert_eq!(all, self.rules.deck(), "cards of {text}");
         assert!(all.len() <= DECK_SIZE);
-    }
-}
-
-/// The tops and counts of a [`Position`] of `P` piles, copied into locals (so
-/// registers) by the hot loops while the cards in memory (`below`, the stock, the
-/// discards) stay in the position. Invariants: `top[p]` is pile p's top card
-/// (NONE when empty) and `bits[p]` its bit (0 when empty), `tops` the OR of
-/// `bits`; `heights` and `n` are the heights and the number of discards.
-struct Tops<const P: usize> {
-    top: [Card; MAX_PILES],
-    bits: [u64; MAX_PILES],
-    heights: [u8; MAX_PILES],
-    tops: u64,
-    n: usize,
-}
-
-impl<const P: usize> Tops<P> {
-    #[inline(always)]
-    #[allow(clippy::needless_range_loop)] // (an iterator here costs 8% of a play-out)
-    fn load(pos: &Position) -> Tops<P> {
-        let mut bits = [0; MAX_PILES];
-        for p in 0..P {
-            bits[p] = pos.bit_of[pos.top[p].index()];
-        }
-        Tops {
-            top: pos.top,
-            bits,
-            heights: pos.heights,
-            tops: pos.tops,
-            n: usize::from(pos.n_discards),
-        }
-    }
-
-    #[inline(always)]
-    fn store(&self, pos: &mut Position) {
-        pos.top = self.top;
-        pos.heights = self.heights;
-        pos.tops = self.tops;
-        pos.n_discards = self.n as u8;
-        pos.empty = self.heights[..P].iter().map(|&h| u8::from(h == 0)).sum();
-    }
-
-    /// Deal `pos.stock[next..next + P]` onto the piles, one card each.
-    #[inline(always)]
-    fn deal_all(&mut self, pos: &mut Position, next: usize) {
-        self.tops = 0;
-        for p in 0..P {
-            let card = pos.stock[at(next + p)];
-            pos.below[at(card.index())] = self.top[p];
-            self.top[p] = card;
-            self.bits[p] = pos.bit_of[card.index()];
-            self.heights[p] += 1;
-            self.tops |= self.bits[p];
-        }
-    }
-
-    /// Fill the empty pile `dst` with the top card of pile `src`. Every pile is
-    /// looked at, none picked by index: an index into the arrays would keep them in
-    /// memory rather than in registers for the whole loop.
-    #[inline(always)]
-    fn fill_top(&mut self, pos: &mut Position, src: usize, dst: usize) {
-        let card = (0..P).fold(Card::NONE, |card, p| {
-            select_unpredictable(p == src, self.top[p], card)
-        });
-        let under = pos.below[at(card.index())];
-        pos.below[at(card.index())] = Card::NONE; // `dst` is empty
-        let (under_bit, card_bit) = (pos.bit_of[under.index()], pos.bit_of[card.index()]);
-        for p in 0..P {
-            let (from, to) = (p == src, p == dst);
-            let top = select_unpredictable(to, card, self.top[p]);
-            self.top[p] = select_unpredictable(from, under, top);
-            let bit = select_unpredictable(to, card_bit, self.bits[p]);
-            self.bits[p] = select_unpredictable(from, under_bit, bit);
-            self.heights[p] = self.heights[p] - u8::from(from) + u8::from(to);
-        }
-        // The card's bit moved from one pile to another: only the bit under it is new.
-        self.tops |= under_bit;
-    }
-
-    /// [`Position::discard_forced`]: rounds that each discard from every pile that
-    /// may be discarded (R2.1), without a branch per pile, until none may.
-    #[inline(always)]
-    fn discard_rounds(&mut self, pos: &mut Position) {
-        loop {
-            let mut mask = 0u8;
-            for p in 0..P {
-                mask |= u8::from(self.tops & rules::stronger_bits(self.bits[p]) != 0) << p;
-            }
-            if mask == 0 {
-                return;
-            }
-            self.tops = 0;
-            for p in 0..P {
-                let discarded = mask >> p & 1;
-                let card = self.top[p];
-                pos.discards[at(self.n)] = card; // kept only when discarded
-                self.n += usize::from(discarded);
-                let under = pos.below[at(card.index())];
-                // Selects, not branches: whether a pile goes is a coin toss. The bit
-                // of the card under is looked up before the round's mask is known,
-                // so that the next mask waits for the select only.
-                let under_bit = pos.bit_of[under.index()];
-                self.top[p] = select_unpredictable(discarded == 1, under, card);
-                self.bits[p] = select_unpredictable(discarded == 1, under_bit, self.bits[p]);
-                self.heights[p] -= discarded;
-                self.tops |= self.bits[p];
-            }
-        }
-    }
-}
-
-/// The position that [`Position::play_out_piles`] holds in registers, as the rule
-/// functions read it: the tops and counts of `tops`, the cards under them in
-/// `pos`, `stock` cards in the stock.
-struct Hot<'a, const P: usize> {
-    tops: &'a Tops<P>,
-    pos: &'a Position,
-    stock: usize,
-}
-
-impl<const P: usize> Tableau for Hot<'_, P> {
-    #[inline(always)]
-    fn rules(&self) -> &Rules {
-        &self.pos.rules
-    }
-
-    #[inline(always)]
-    fn height(&self, p: usize) -> usize {
-        usize::from(self.tops.heights[p])
-    }
-
-    #[inline]
-    fn card_from_top(&self, p: usize, index: usize) -> Card {
-        (0..index).fold(self.tops.top[p], |card, _| self.pos.below[at(card.index())])
-    }
-
-    #[inline(always)]
-    fn top_bit(&self, p: usize) -> u64 {
-        self.tops.bits[p]
-    }
-
-    #[inline(always)]
-    fn tops(&self) -> u64 {
-        self.tops.tops
-    }
-
-    #[inline(always)]
-    fn stock_left(&self) -> usize {
-        self.stock
-    }
-
-    #[inline(always)]
-    fn empty_piles(&self) -> usize {
-        self.tops.heights[..P].iter().filter(|&&h| h == 0).count()
-    }
-
-    #[inline(always)]
-    fn empty_mask(&self) -> u8 {
-        (0..P).fold(0, |m, p| m | u8::from(self.tops.heights[p] == 0) << p)
     }
 }
 
@@ -1021,162 +741,5 @@ pub(crate) fn position_with_piles(piles: &str, rules: &str) -> Position {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Game;
-
-    /// A position is small enough that copying one costs little (montecarlo and
-    /// greedy copy one per candidate): this fails when it grows.
-    #[test]
-    fn position_is_compact() {
-        assert_eq!(std::mem::size_of::<Position>(), 240);
-    }
-
-    /// Tall piles, buried fills and their undo keep the representation whole.
-    #[test]
-    fn tall_piles_and_buried_fills() {
-        let rules = Rules::easy();
-        let deck = rules.deck();
-        let piles = vec![deck[..49].to_vec(), vec![], vec![], deck[49..].to_vec()];
-        let pos = Position::from_parts(rules, &piles, &[], &[]).unwrap();
-        pos.check_invariants();
-        assert_eq!(&*pos.pile(0), &deck[..49]);
-        assert_eq!(pos.card_from_top(0, 48), deck[0]);
-        let mut after = pos.clone();
-        for (index, dst) in [(30, 1), (0, 2)] {
-            let mv = Move::Fill { src: 0, dst, index };
-            after.play(mv).unwrap();
-            after.check_invariants();
-        }
-        assert_eq!(after.pile(1)[0], deck[48 - 30]);
-        assert_eq!(after.height(0), 47);
-        after.unapply(Move::Fill {
-            src: 0,
-            dst: 2,
-            index: 0,
-        });
-        after.unapply(Move::Fill {
-            src: 0,
-            dst: 1,
-            index: 30,
-        });
-        after.check_invariants();
-        assert_eq!(after, pos);
-    }
-
-    #[test]
-    fn tableau() {
-        let pos = position_with_piles("7s/Js/5h3d/Ac", "standard");
-        assert_eq!(
-            pos.tableau(),
-            "7♠  J♠  5♥  A♣\n        3♦\nstock 44  discards 3"
-        );
-        let pos = position_with_piles("-/Js/5h3d/Ac", "standard");
-        assert_eq!(
-            pos.tableau(),
-            "--  J♠  5♥  A♣\n        3♦\nstock 48  discards 0"
-        );
-        let pos = position_with_piles("-/-/-/-", "standard");
-        assert_eq!(pos.tableau(), "--  --  --  --\nstock 48  discards 4");
-        let pos = position_with_piles("Th3d/-/-/-", "standard");
-        assert_eq!(pos.tableau(), "T♥  --  --  --\n3♦\nstock 48  discards 2");
-    }
-
-    #[test]
-    fn position_errors() {
-        let good = Game::from_seed(3, Rules::standard()).to_text();
-        assert!(Position::parse(&good).is_ok());
-        assert_eq!(
-            Position::parse(&good.replacen(' ', " \t\n ", 2))
-                .unwrap()
-                .to_text(),
-            good
-        );
-        let bad = [
-            good.replacen('/', "", 1),
-            format!("{good} extra"),
-            good.replacen("fill=top", "fill=up", 1),
-            good.replacen(' ', " X", 1),
-        ];
-        for text in bad {
-            assert_eq!(
-                Position::parse(&text).unwrap_err().kind,
-                ErrorKind::Position,
-                "{text}"
-            );
-        }
-        // An ace among the discards (the helper puts the aces first in the stock).
-        let text = position_with_piles("7s/Js/5h3d/Kc", "standard").to_text();
-        let fields: Vec<&str> = text.split(' ').collect();
-        let (ace, stock) = fields[1].split_at(2);
-        let (first, discards) = fields[2].split_at(2);
-        let swapped = format!("{} {first}{stock} {ace}{discards}", fields[0]);
-        let err = Position::parse(&format!("{swapped} standard")).unwrap_err();
-        assert!(err.message.contains(ace), "{}", err.message);
-        // An ace is fine among the discards of the reverse game, where the king is the top rank.
-        let reverse = position_with_piles("7s/Js/5h3d/Kc", "reverse").to_text();
-        assert!(
-            reverse.contains("As ") && Position::parse(&reverse).is_ok(),
-            "{reverse}"
-        );
-    }
-
-    /// R6.5's stock lengths: those a deal can leave.
-    #[test]
-    fn stock_lengths() {
-        let ok = |len: usize, rules: &Rules| stock_length_problem(len, rules).is_none();
-        let standard = Rules::standard();
-        let lengths: Vec<usize> = (0..=52).filter(|&n| ok(n, &standard)).collect();
-        assert_eq!(lengths, (0..=12).map(|k| 4 * k).collect::<Vec<_>>());
-        let five = Rules::aces_up_5();
-        let lengths: Vec<usize> = (0..=52).filter(|&n| ok(n, &five)).collect();
-        assert_eq!(lengths, [0, 2, 7, 12, 17, 22, 27, 32, 37, 42, 47]);
-        assert!((0..=48).all(|n| ok(n, &Rules::russian_aces())) && !ok(49, &Rules::russian_aces()));
-        let small = Rules::parse("ranks=3").unwrap();
-        assert_eq!(
-            (0..=12).filter(|&n| ok(n, &small)).collect::<Vec<_>>(),
-            [0, 4, 8]
-        );
-        assert_eq!(
-            stock_length_problem(43, &standard).unwrap(),
-            "the stock holds 43 cards, which no deal leaves: under deal_to='all' it holds 0 or 48 less a multiple of 4"
-        );
-        assert_eq!(
-            stock_length_problem(52, &standard).unwrap(),
-            "the stock holds 52 cards, more than the 48 left after the first cards of the piles"
-        );
-    }
-
-    /// Positions of other layouts: P piles in the text, the layout's cards only.
-    #[test]
-    fn positions_of_layouts() {
-        let game = Game::from_seed(8, Rules::aces_up_5());
-        let text = game.to_text();
-        assert_eq!(text.split(' ').next().unwrap().split('/').count(), 5);
-        assert!(text.ends_with(" - fill=top,deal=free,relocate_single=false,ace_high=true,piles=5"));
-        assert_eq!(Position::parse(&text).unwrap(), *game.position());
-        let four = text.replacen('/', "", 1);
-        assert_eq!(
-            Position::parse(&four).unwrap_err().message,
-            format!(
-                "the piles field has 5 piles separated by '/', got 4 in '{}'",
-                four.split(' ').next().unwrap()
-            )
-        );
-        let tableau = game.position().tableau();
-        assert_eq!(tableau.lines().next().unwrap().split("  ").count(), 5);
-        assert!(tableau.ends_with("stock 47  discards 0"));
-        // A small deck: its own cards, no other.
-        let small = Rules::parse("suits=2,ranks=2").unwrap();
-        let game = Game::from_seed(0, small);
-        let text = game.to_text();
-        assert_eq!(Position::parse(&text).unwrap(), *game.position());
-        let stray = text.replacen("Ac", "2c", 1);
-        assert_eq!(
-            Position::parse(&stray).unwrap_err().message,
-            "the position holds 2c, which is not in the deck of these rules (4 cards)"
-        );
-        let pos = position_with_piles("Ac/Ad/-/-", "suits=2,ranks=2");
-        assert_eq!(pos.tableau(), "A♣  A♦  --  --\nstock 0  discards 2");
-    }
-}
+#[path = "tests/position.rs"]
+mod tests;

@@ -2,37 +2,33 @@
 //! `simulate(..., "random")`, in a representation of its own.
 //!
 //! A game of the random strategy needs nothing but its score from the loop, so this
-//! loop keeps no [`Position`] and no discards. A card is its *code*, its bit's place
-//! in a mask of top cards: suit s has the lane of bits 16s .. 16s + 15, in which a
-//! stronger card is a *lower* bit (bit 16s + 12 − strength), so that the tops that
-//! may be discarded are found for all piles at once by one subtraction
-//! ([`discardable`]). Every table has 256 places, so that a code indexes it with no
+//! loop keeps no [`Position`](crate::Position) and no discards. A card is its *code*, its bit's place
+//! in a mask of top cards in the [`falling`] order of the lanes: suit s has the lane
+//! of bits 16s .. 16s + 15, in which a stronger card is a *lower* bit (bit 16s + 12
+//! − strength), so that the tops that may be discarded are found for all piles at
+//! once by one subtraction ([`discardable`]). Every table has 256 places, so that a code indexes it with no
 //! bounds check. The tops stay in registers; the cards under them are a linked
 //! list in memory (`below`), and each card's place in its pile (`depth`) gives the
 //! heights. The decisions are the rules' own ([`rules::fill_choices`],
 //! `rules::deal_allowed`, and [`LegalMoves`] under `fill="any"`) on a [`Tableau`]
 //! view of the registers, with `Random::pick`'s draw.
 //!
-//! [`RandomTable::position`] turns the end of a game into a [`Position`], so that the
+//! `RandomTable::position` turns the end of a game into a `Position`, so that the
 //! tests can check this loop against the plain play of `Game`.
 
 use crate::cards::Card;
+use crate::lanes::falling::{self, discardable};
 use crate::moves::{Move, MAX_PILES};
-use crate::position::Position;
 use crate::rng::{game_seed, shuffle_places, Rng};
 use crate::rules::{self, by_piles, DealTo, FillRule, LegalMoves, Rules, Tableau};
 use crate::strategies::Random;
 use std::hint::select_unpredictable;
 
-/// Bit 0 of each suit's lane: the strongest place.
-const LANE_LOW: u64 = 1 | 1 << 16 | 1 << 32 | 1 << 48;
-
-/// Bit 15 of each lane, above the weakest place (12): never a card's.
-const LANE_HIGH: u64 = LANE_LOW << 15;
-
 /// No card: what is under the bottom card of a pile, and the top of an empty pile.
-/// Its bit is the high bit of the first lane, so that `tops` shows an empty pile
-/// (see [`discardable`] for why it discards nothing).
+/// Its bit is the high bit of the first lane, so that `tops` shows an empty pile;
+/// it discards nothing (see [`discardable`]), and an empty pile that "discards"
+/// stays empty, for `below[NONE]` is [`NONE`], so only the test for an end of the
+/// rounds must leave it out.
 const NONE: u8 = 15;
 
 /// The places of the deck's arrays: 52 cards fit, and an index taken modulo 64 is
@@ -55,19 +51,6 @@ fn at(code: usize) -> usize {
     code & 255
 }
 
-/// The bits of the cards of `tops` that may be discarded (R2.1): those with a
-/// stronger card of their suit in `tops`, that is every card of a lane but its
-/// lowest set bit. Setting the lane's high bit and subtracting 1 from each lane
-/// clears exactly the lowest set bit of each lane and borrows into no other lane. [`NONE`]'s
-/// bit may come out set too (it is the first lane's high bit): an empty pile that
-/// "discards" stays empty, for `below[NONE]` is [`NONE`], so only the test for an
-/// end of the rounds must leave it out. No card is made discardable by [`NONE`],
-/// which is above every card of its lane.
-#[inline(always)]
-fn discardable(tops: u64) -> u64 {
-    tops & ((tops | LANE_HIGH) - LANE_LOW)
-}
-
 /// What a thread keeps from one random game to the next: the layout, its deck in
 /// index order as codes, and the cards of the game in play.
 ///
@@ -77,7 +60,7 @@ fn discardable(tops: u64) -> u64 {
 /// `depth[top[p]]` cards (`depth[NONE]` is 0); the other cards of the deck are the
 /// discards.
 #[derive(Clone)]
-pub struct RandomTable {
+pub(crate) struct RandomTable {
     rules: Rules,
     deck: [u8; CAP],
     /// The card of each code.
@@ -94,7 +77,7 @@ pub struct RandomTable {
 }
 
 impl RandomTable {
-    pub fn new(rules: Rules) -> RandomTable {
+    pub(crate) fn new(rules: Rules) -> RandomTable {
         let mut deck = [NONE; CAP];
         let mut card_of = [Card::NONE; 256];
         let mut rules_bit = [0; 256];
@@ -119,7 +102,7 @@ impl RandomTable {
     /// The score of game `index` of master seed `seed` played by the random
     /// strategy: `Game.from_seed(game_seed(seed, index))` played to its end.
     #[inline]
-    pub fn play(&mut self, seed: u64, index: u64) -> usize {
+    pub(crate) fn play(&mut self, seed: u64, index: u64) -> usize {
         let mut rng = self.shuffle(seed, index);
         if self.rules == Rules::standard() {
             self.play_piles::<4, true>(&mut rng)
@@ -151,11 +134,12 @@ impl RandomTable {
         };
         let end = rules.deck_size();
         let deal_to_all = rules.deal_to == DealTo::All;
-        let mut hot = Piles::<P>::first_deal(&mut self.below, &mut self.depth, &self.cards);
+        let mut regs =
+            CodesInRegisters::<P>::first_deal(&mut self.below, &mut self.depth, &self.cards);
         let mut next = P;
         loop {
-            hot.discard_rounds(&self.below);
-            let mv = if !hot.any_empty() {
+            regs.discard_rounds(&self.below);
+            let mv = if !regs.any_empty() {
                 // No fill is legal without an empty pile: the deal is the only move,
                 // if any, and random draws for it all the same.
                 if next == end {
@@ -164,8 +148,8 @@ impl RandomTable {
                 rng.skip(1);
                 Move::Deal
             } else {
-                let view = View {
-                    piles: &hot,
+                let view = CodeTableau {
+                    piles: &regs,
                     table: self,
                     rules,
                     stock: end - next,
@@ -176,34 +160,34 @@ impl RandomTable {
                 }
             };
             match mv {
-                Move::Fill { src, dst, index } => hot.fill(
+                Move::Fill { src, dst, index } => regs.fill(
                     &mut self.below,
                     &mut self.depth,
                     usize::from(src),
                     usize::from(dst),
                     index,
                 ),
-                Move::Deal if (deal_to_all | !hot.any_empty()) & (end - next >= P) => {
-                    hot.deal_all(&mut self.below, &mut self.depth, &self.cards, next);
+                Move::Deal if (deal_to_all | !regs.any_empty()) & (end - next >= P) => {
+                    regs.deal_all(&mut self.below, &mut self.depth, &self.cards, next);
                     next += P;
                 }
                 Move::Deal => {
-                    let view = View {
-                        piles: &hot,
+                    let view = CodeTableau {
+                        piles: &regs,
                         table: self,
                         rules,
                         stock: end - next,
                     };
                     let targets = rules::deal_targets(&view);
                     for p in (0..P).filter(|&p| targets >> p & 1 == 1) {
-                        hot.push(&mut self.below, &mut self.depth, p, self.cards[next]);
+                        regs.push(&mut self.below, &mut self.depth, p, self.cards[next]);
                         next += 1;
                     }
                 }
                 Move::Discard(_) => unreachable!("no discard is legal after the rounds"),
             }
         }
-        self.top = hot.top.map(|code| code as u8);
+        self.top = regs.top.map(|code| code as u8);
         self.next = next;
         // The cards that are neither on the piles nor in the stock (`cards[next..]`)
         // are the discards.
@@ -215,8 +199,10 @@ impl RandomTable {
         usize::from(self.depth[usize::from(self.top[p])])
     }
 
-    /// The end of the last game played, as a position (its discards in index order).
-    pub fn position(&self) -> Position {
+    /// The end of the last game played, as a position (its discards in index order):
+    /// what the tests (here and in `simulate`) check this loop against.
+    #[cfg(test)]
+    pub(crate) fn position(&self) -> crate::Position {
         let card = |code: u8| self.card_of[usize::from(code)];
         let piles: Vec<Vec<Card>> = (0..usize::from(self.rules.piles))
             .map(|p| {
@@ -240,7 +226,7 @@ impl RandomTable {
             .into_iter()
             .filter(|c| !stock.contains(c) && !piles.iter().flatten().any(|d| d == c))
             .collect();
-        Position::from_parts(self.rules, &piles, &stock, &discards)
+        crate::Position::from_parts(self.rules, &piles, &stock, &discards)
             .expect("a random play-out keeps every card once")
     }
 }
@@ -248,7 +234,7 @@ impl RandomTable {
 /// A card's code: the place of its bit in its suit's lane, counted from the
 /// strongest (see the module's doc).
 fn card_code(card: Card, rules: &Rules) -> u8 {
-    16 * card.suit() as u8 + rules::TOP_STRENGTH - rules::strength(card, rules)
+    falling::place(card.suit(), rules::strength(card, rules))
 }
 
 /// Put `card` on the pile whose top is `top`: the pile's new top.
@@ -265,7 +251,7 @@ fn place(below: &mut [u8; 256], depth: &mut [u8; 256], top: usize, card: u8) -> 
 /// counted by masks: the fills, one from each source onto each empty pile in R3
 /// order (source by source, each onto the empty piles in order), then the deal.
 #[inline(always)]
-fn pick<const P: usize>(view: &View<P>, rng: &mut Rng) -> Option<Move> {
+fn pick<const P: usize>(view: &CodeTableau<P>, rng: &mut Rng) -> Option<Move> {
     let rules = view.rules();
     if rules.fill == FillRule::Any {
         let moves = LegalMoves::with_discards::<_, P>(view, 0);
@@ -300,16 +286,20 @@ fn pick<const P: usize>(view: &View<P>, rng: &mut Rng) -> Option<Move> {
 /// The piles of a game in registers. Invariants: `top[p]` is the code of pile p's
 /// top card ([`NONE`] when empty), `tops` the OR of the top cards' bits, [`NONE`]'s
 /// included when a pile is empty.
-struct Piles<const P: usize> {
+struct CodesInRegisters<const P: usize> {
     top: [usize; MAX_PILES],
     tops: u64,
 }
 
-impl<const P: usize> Piles<P> {
+impl<const P: usize> CodesInRegisters<P> {
     /// A game's piles after its first deal, `cards[..P]`, onto the empty piles.
     #[inline(always)]
-    fn first_deal(below: &mut [u8; 256], depth: &mut [u8; 256], cards: &[u8; CAP]) -> Piles<P> {
-        let mut piles = Piles {
+    fn first_deal(
+        below: &mut [u8; 256],
+        depth: &mut [u8; 256],
+        cards: &[u8; CAP],
+    ) -> CodesInRegisters<P> {
+        let mut piles = CodesInRegisters {
             top: [usize::from(NONE); MAX_PILES],
             tops: 0,
         };
@@ -333,7 +323,7 @@ impl<const P: usize> Piles<P> {
     /// without a branch per pile, until none may. A legal discard stays legal until
     /// it is played (the stronger card of its suit stays on top, or an even stronger
     /// one does), so the rounds reach the position that discarding first in R3
-    /// order, again and again, reaches (see [`Position::discard_forced`]).
+    /// order, again and again, reaches (see [`crate::Position::discard_forced`]).
     ///
     /// A round's time is the chain from one round's tops to the next's, so the card
     /// under each top is read before the pile's test is known, and the test only
@@ -421,14 +411,14 @@ impl<const P: usize> Piles<P> {
 /// The game in registers as the rule functions read it: the piles of `piles`, the
 /// cards under their tops in `table`, the rules `rules` (a copy, so that the
 /// standard rules are constants), `stock` cards in the stock.
-struct View<'a, const P: usize> {
-    piles: &'a Piles<P>,
+struct CodeTableau<'a, const P: usize> {
+    piles: &'a CodesInRegisters<P>,
     table: &'a RandomTable,
     rules: Rules,
     stock: usize,
 }
 
-impl<const P: usize> Tableau for View<'_, P> {
+impl<const P: usize> Tableau for CodeTableau<'_, P> {
     #[inline(always)]
     fn rules(&self) -> &Rules {
         &self.rules
@@ -476,128 +466,5 @@ impl<const P: usize> Tableau for View<'_, P> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::Game;
-    use crate::strategies::Strategy;
-
-    /// The piles, the stock and the discards (sorted: a round of discards has no
-    /// order of its own) of a position.
-    fn end(pos: &Position) -> (Vec<Vec<Card>>, Vec<Card>, Vec<Card>) {
-        let mut discards = pos.discards().to_vec();
-        discards.sort();
-        let piles = (0..pos.piles()).map(|p| pos.pile(p).to_vec()).collect();
-        (piles, pos.stock().to_vec(), discards)
-    }
-
-    /// [`discardable`] says of every card what R2.1 says by the rules' own test
-    /// (`rules::stronger_bits`), for sets of up to five top cards under both rank
-    /// orders, with and without an empty pile's [`NONE`] among them.
-    #[test]
-    fn discardable_is_the_rules_discard_test() {
-        let mut rng = Rng::new(7);
-        for rules in [Rules::standard(), Rules::reverse()] {
-            let deck = rules.deck();
-            for _ in 0..20_000 {
-                let count = 1 + rng.below(5) as usize;
-                let tops: Vec<Card> = (0..count)
-                    .map(|_| deck[rng.below(deck.len() as u64) as usize])
-                    .collect();
-                let rules_tops = tops
-                    .iter()
-                    .fold(0, |m, &c| m | rules::top_bit(c, rules.ace_high));
-                let codes = tops
-                    .iter()
-                    .fold(0, |m, &c| m | bit(usize::from(card_code(c, &rules))));
-                for empty in [0, NONE_BIT] {
-                    let gone = discardable(codes | empty);
-                    for &card in &tops {
-                        let by_rules = rules_tops
-                            & rules::stronger_bits(rules::top_bit(card, rules.ace_high))
-                            != 0;
-                        let code = usize::from(card_code(card, &rules));
-                        assert_eq!(gone & bit(code) != 0, by_rules, "{card} among {tops:?}");
-                    }
-                    assert_eq!(gone & !(codes | NONE_BIT), 0, "only top cards go");
-                }
-            }
-        }
-    }
-
-    /// Random's own loop plays what `Random.play_out` plays on the dealt position
-    /// (itself checked against choosing move after move): the same score and end,
-    /// on many games of the standard rules, for which the loop is compiled apart,
-    /// and on a few of every rule set of the family.
-    #[test]
-    fn plays_what_the_position_loop_plays() {
-        let mut cases = vec![(Rules::standard(), 20_000)];
-        cases.extend(rules::all_rules().into_iter().map(|rules| (rules, 40)));
-        for (rules, games) in cases {
-            let mut table = RandomTable::new(rules);
-            for i in 0..games {
-                let score = table.play(3, i);
-                let game = Game::from_seed(game_seed(3, i), rules);
-                let (mut pos, mut rng) = (game.position().clone(), *game.rng());
-                Random.play_out(&mut pos, &mut rng);
-                assert_eq!(score, pos.score(), "game {i} under {rules}");
-                let fast = table.position();
-                fast.check_invariants();
-                assert_eq!(end(&fast), end(&pos), "game {i} under {rules}");
-            }
-        }
-    }
-
-    /// The standard game with its choices taken out: the shuffle, the deals and the
-    /// forced discards of this loop (the game of a player who never fills an empty
-    /// pile), its score. A yardstick for [`RandomTable::play`], which does all of
-    /// this in every game and chooses, fills and discards more besides (a game of
-    /// its own, so a measure, not a proof, of how fast the loop could be).
-    fn deals_and_discards(table: &mut RandomTable, seed: u64, index: u64) -> usize {
-        const P: usize = 4;
-        let mut rng = table.shuffle(seed, index);
-        let mut hot = Piles::<P>::first_deal(&mut table.below, &mut table.depth, &table.cards);
-        let mut next = P;
-        loop {
-            hot.discard_rounds(&table.below);
-            if next == 52 {
-                table.top = hot.top.map(|code| code as u8);
-                return 52 - (0..P).map(|p| table.height(p)).sum::<usize>();
-            }
-            rng.skip(1);
-            hot.deal_all(&mut table.below, &mut table.depth, &table.cards, next);
-            next += P;
-        }
-    }
-
-    /// `cargo test --release -p acesup random_play::tests::floor -- --ignored
-    /// --nocapture`: nanoseconds a game of the random play-out and of its choiceless
-    /// yardstick (`deals_and_discards`) on one thread, the best of 5 runs of
-    /// `ACESUP_BENCH_GAMES` games (default 10⁶) each, alternated.
-    #[test]
-    #[ignore]
-    fn floor() {
-        let games = std::env::var("ACESUP_BENCH_GAMES")
-            .ok()
-            .and_then(|g| g.parse().ok())
-            .unwrap_or(1_000_000u64);
-        let mut table = RandomTable::new(Rules::standard());
-        let (mut random, mut floor) = (f64::MAX, f64::MAX);
-        let (mut random_sum, mut floor_sum) = (0, 0);
-        for _ in 0..5 {
-            let start = std::time::Instant::now();
-            random_sum = (0..games).map(|i| table.play(2, i)).sum::<usize>();
-            random = random.min(start.elapsed().as_secs_f64());
-            let start = std::time::Instant::now();
-            floor_sum = (0..games)
-                .map(|i| deals_and_discards(&mut table, 2, i))
-                .sum::<usize>();
-            floor = floor.min(start.elapsed().as_secs_f64());
-        }
-        let ns = |secs: f64| secs * 1e9 / games as f64;
-        println!(
-            "random {:.1} ns a game (cards discarded {random_sum}), deals and discards only {:.1} ns a game ({floor_sum})",
-            ns(random),
-            ns(floor)
-        );
-    }
-}
+#[path = "tests/random_play.rs"]
+mod tests;

@@ -1,5 +1,5 @@
-//! The rule options (RULES.md R1.4, R5, R6.4) and every rule, one function per
-//! rule: rank order (R1.2), discard (R2.1), fill (R2.2), deal (R2.3), the order of
+//! The rule options (RULES.md R1.4, R5, R6.4; in `rules/options.rs`) and every
+//! rule, one function per rule: rank order (R1.2), discard (R2.1), fill (R2.2), deal (R2.3), the order of
 //! the legal moves (R3), the end of the game (R4) and the reasons a move is illegal
 //! (R7).
 //!
@@ -7,494 +7,16 @@
 //! to know of a position (heights, the cards from the top, the top-card masks, the
 //! stock left). The game's `Position` and the solver's compact state both
 //! implement it. The plain versions the fast ones must agree
-//! with are in the tests at the bottom.
+//! with are in the tests (`rules/tests.rs`).
 
-use crate::cards::{py_repr, strip, Card, DECK_SIZE, SUIT_NAMES};
+use crate::cards::{Card, SUIT_NAMES};
+use crate::lanes;
+// The solver calls the rising lanes' helpers as `rules::...`; they live in `lanes`.
+pub(crate) use crate::lanes::rising::{lanes_of, stronger_bits, weaker_bits, TOP_RANK_BITS};
 use crate::moves::{Move, MAX_PILES};
-use crate::{Error, ErrorKind, Result};
-use std::fmt;
 
-/// Which card may fill an empty pile (R2.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum FillRule {
-    /// The top card of a pile (standard).
-    #[default]
-    Top,
-    /// The top card, and only when it is of the top rank (strict).
-    Ace,
-    /// Any single card of a pile (easy).
-    Any,
-}
-
-/// When a deal is allowed (R2.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum DealRule {
-    /// Whenever no discard is legal.
-    #[default]
-    Free,
-    /// Only when, in addition, no fill from a pile of two or more cards is legal.
-    Stuck,
-    /// Whenever the stock is not empty.
-    Any,
-}
-
-/// Which piles a deal reaches (R2.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum DealTo {
-    /// Every pile.
-    #[default]
-    All,
-    /// Only the empty piles when there are any (Russian Aces), else every pile.
-    Empty,
-}
-
-/// The named values of an option held in an enum: its names by discriminant.
-macro_rules! named_values {
-    ($type:ident, [$($variant:ident = $name:literal),+]) => {
-        impl $type {
-            pub const NAMES: &'static [&'static str] = &[$($name),+];
-
-            pub fn name(self) -> &'static str {
-                Self::NAMES[self as usize]
-            }
-
-            pub fn from_name(name: &str) -> Option<$type> {
-                [$($type::$variant),+].into_iter().find(|v| v.name() == name)
-            }
-        }
-    };
-}
-
-named_values!(FillRule, [Top = "top", Ace = "ace", Any = "any"]);
-named_values!(DealRule, [Free = "free", Stuck = "stuck", Any = "any"]);
-named_values!(DealTo, [All = "all", Empty = "empty"]);
-
-/// A set of rule options (R5); a frozen value. `Rules::default()` is the standard
-/// game. Built by [`Rules::set_option`] or [`Rules::parse`], it is a layout that
-/// R1.4 defines ([`Rules::validate`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Rules {
-    pub fill: FillRule,
-    pub deal: DealRule,
-    pub relocate_single: bool,
-    pub ace_high: bool,
-    /// P, 4 or 5.
-    pub piles: u8,
-    /// S, 1 to 4: the first S suits of `c d h s`.
-    pub suits: u8,
-    /// R, 2 to 13: the R highest ranks of each suit under the rank order.
-    pub ranks: u8,
-    pub deal_to: DealTo,
-}
-
-impl Default for Rules {
-    fn default() -> Rules {
-        Rules::standard()
-    }
-}
-
-/// The option names, in the order of their text form (R6.4).
-pub const OPTIONS: [&str; 8] = [
-    "fill",
-    "deal",
-    "relocate_single",
-    "ace_high",
-    "piles",
-    "suits",
-    "ranks",
-    "deal_to",
-];
-/// The preset names (R5).
-pub const PRESETS: [&str; 10] = [
-    "standard",
-    "strict",
-    "easy",
-    "reverse",
-    "aces_up_5",
-    "russian_aces",
-    "kpat",
-    "pysol",
-    "pysol_aces_up_5",
-    "pysol_russian_aces",
-];
-
-/// A value given to [`Rules::set_option`], as the caller received it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionValue<'a> {
-    Bool(bool),
-    Int(i64),
-    Text(&'a str),
-    /// A value of another type, carried as its Python `repr` for the message.
-    Other(&'a str),
-}
-
-impl OptionValue<'_> {
-    /// The value as Python shows it, for messages.
-    fn shown(self) -> String {
-        match self {
-            OptionValue::Bool(true) => "True".to_string(),
-            OptionValue::Bool(false) => "False".to_string(),
-            OptionValue::Int(n) => n.to_string(),
-            OptionValue::Text(text) => py_repr(text),
-            OptionValue::Other(repr) => repr.to_string(),
-        }
-    }
-}
-
-impl Rules {
-    pub const fn standard() -> Rules {
-        Rules {
-            fill: FillRule::Top,
-            deal: DealRule::Free,
-            relocate_single: false,
-            ace_high: true,
-            piles: 4,
-            suits: 4,
-            ranks: 13,
-            deal_to: DealTo::All,
-        }
-    }
-
-    pub const fn strict() -> Rules {
-        Rules {
-            fill: FillRule::Ace,
-            ..Rules::standard()
-        }
-    }
-
-    pub const fn easy() -> Rules {
-        Rules {
-            fill: FillRule::Any,
-            ..Rules::standard()
-        }
-    }
-
-    pub const fn reverse() -> Rules {
-        Rules {
-            ace_high: false,
-            ..Rules::standard()
-        }
-    }
-
-    /// PySolFC's "Aces Up 5": five piles.
-    pub const fn aces_up_5() -> Rules {
-        Rules {
-            piles: 5,
-            ..Rules::standard()
-        }
-    }
-
-    /// PySolFC's "Russian Aces": a deal reaches only the empty piles when there are any.
-    pub const fn russian_aces() -> Rules {
-        Rules {
-            deal_to: DealTo::Empty,
-            ..Rules::standard()
-        }
-    }
-
-    /// KDE kpat's "Aces Up" as a person plays it (R8.3): any top card, a lone one
-    /// too, fills an empty pile, and a deal is legal whenever the stock is not empty.
-    pub const fn kpat() -> Rules {
-        Rules {
-            deal: DealRule::Any,
-            relocate_single: true,
-            ..Rules::standard()
-        }
-    }
-
-    /// PySolFC's "Aces Up" (#903), the same game as kpat's (R8.3).
-    pub const fn pysol() -> Rules {
-        Rules::kpat()
-    }
-
-    /// PySolFC's "Aces Up 5" (#353): its "Aces Up" with five piles (R8.3).
-    pub const fn pysol_aces_up_5() -> Rules {
-        Rules {
-            piles: 5,
-            ..Rules::pysol()
-        }
-    }
-
-    /// PySolFC's "Russian Aces" (#213): its "Aces Up" with a deal to the empty piles
-    /// only when there are any (R8.3).
-    pub const fn pysol_russian_aces() -> Rules {
-        Rules {
-            deal_to: DealTo::Empty,
-            ..Rules::pysol()
-        }
-    }
-
-    /// A preset by name (R5), ignoring surrounding white space and case;
-    /// `RulesError` for an unknown one.
-    pub fn preset(name: &str) -> Result<Rules> {
-        match strip(name).to_lowercase().as_str() {
-            "standard" => Ok(Rules::standard()),
-            "strict" => Ok(Rules::strict()),
-            "easy" => Ok(Rules::easy()),
-            "reverse" => Ok(Rules::reverse()),
-            "aces_up_5" => Ok(Rules::aces_up_5()),
-            "russian_aces" => Ok(Rules::russian_aces()),
-            "kpat" => Ok(Rules::kpat()),
-            "pysol" => Ok(Rules::pysol()),
-            "pysol_aces_up_5" => Ok(Rules::pysol_aces_up_5()),
-            "pysol_russian_aces" => Ok(Rules::pysol_russian_aces()),
-            _ => Err(rules_error(format!(
-                "unknown rules preset {}: expected one of {}",
-                py_repr(name),
-                quoted_list(&PRESETS)
-            ))),
-        }
-    }
-
-    /// Set one option (R5) to `value`: the one check of option values, for keywords
-    /// (`Rules(piles=5)`) and text alike. `RulesError` for an unknown option or a
-    /// value that the option does not take (the integer options take `Int` only, the
-    /// boolean ones `Bool` only, the others one of their names as `Text`). The
-    /// layout as a whole is checked by [`Rules::validate`].
-    pub fn set_option(&mut self, option: &str, value: OptionValue<'_>) -> Result<()> {
-        let bad = || option_error(option, &value.shown());
-        let text = || match value {
-            OptionValue::Text(text) => Some(text),
-            _ => None,
-        };
-        let int = |low: i64, high: i64| match value {
-            OptionValue::Int(n) if (low..=high).contains(&n) => Ok(n as u8),
-            _ => Err(bad()),
-        };
-        match option {
-            "fill" => self.fill = text().and_then(FillRule::from_name).ok_or_else(bad)?,
-            "deal" => self.deal = text().and_then(DealRule::from_name).ok_or_else(bad)?,
-            "deal_to" => self.deal_to = text().and_then(DealTo::from_name).ok_or_else(bad)?,
-            "relocate_single" | "ace_high" => {
-                let OptionValue::Bool(flag) = value else {
-                    return Err(bad());
-                };
-                if option == "ace_high" {
-                    self.ace_high = flag;
-                } else {
-                    self.relocate_single = flag;
-                }
-            }
-            "piles" => self.piles = int(4, MAX_PILES as i64)?,
-            "suits" => self.suits = int(1, 4)?,
-            "ranks" => self.ranks = int(2, 13)?,
-            _ => return Err(unknown_option(option)),
-        }
-        Ok(())
-    }
-
-    /// Ok when the layout is one R1.4 defines: `RulesError` when the deck holds
-    /// fewer cards than there are piles, since every pile is dealt a first card.
-    pub fn validate(&self) -> Result<()> {
-        if self.deck_size() < usize::from(self.piles) {
-            return Err(rules_error(format!(
-                "suits={} and ranks={} make a deck of {} cards, fewer than the {} piles",
-                self.suits,
-                self.ranks,
-                self.deck_size(),
-                self.piles
-            )));
-        }
-        Ok(())
-    }
-
-    /// Parse the text form (R6.4): an optional leading preset name, then
-    /// `option=value` items, separated by commas. White space around items, names
-    /// and values and the case of letters are ignored; options not given keep the
-    /// preset's (or the default) value, and the empty text is the standard game.
-    /// `RulesError` for an unknown preset or option, an option given twice, an
-    /// empty item, a preset that is not first, a bad value or an undefined layout.
-    pub fn parse(text: &str) -> Result<Rules> {
-        let mut items: Vec<&str> = text.split(',').map(strip).collect();
-        if items == [""] {
-            return Ok(Rules::standard());
-        }
-        let mut rules = Rules::standard();
-        let first = items[0];
-        if !first.is_empty()
-            && !first.contains('=')
-            && !OPTIONS.contains(&first.to_lowercase().as_str())
-        {
-            rules = Rules::preset(first)?;
-            items.remove(0);
-        }
-        let mut given: Vec<String> = Vec::new();
-        // As the reference reads it: every other option is checked item by item,
-        // the fill and deal values once all items are read.
-        let (mut fill, mut deal) = (rules.fill.name().to_string(), rules.deal.name().to_string());
-        for item in items {
-            let Some((name, value)) = item.split_once('=') else {
-                if PRESETS.contains(&item.to_lowercase().as_str()) {
-                    return Err(rules_error(format!(
-                        "the preset {} must come first in {}",
-                        py_repr(item),
-                        py_repr(text)
-                    )));
-                }
-                return Err(rules_error(format!(
-                    "expected option=value in {}, got {}",
-                    py_repr(text),
-                    py_repr(item)
-                )));
-            };
-            let (name, value) = (strip(name).to_lowercase(), strip(value).to_lowercase());
-            if !OPTIONS.contains(&name.as_str()) {
-                return Err(unknown_option(&name));
-            }
-            if given.contains(&name) {
-                return Err(rules_error(format!(
-                    "option {} is given twice in {}",
-                    py_repr(&name),
-                    py_repr(text)
-                )));
-            }
-            match name.as_str() {
-                "fill" => fill = value,
-                "deal" => deal = value,
-                "relocate_single" | "ace_high" => {
-                    let flag = parse_bool(&value).ok_or_else(|| {
-                        rules_error(format!(
-                            "{name} must be one of {}, got {}",
-                            quoted_list(&BOOL_TEXT),
-                            py_repr(&value)
-                        ))
-                    })?;
-                    rules.set_option(&name, OptionValue::Bool(flag))?;
-                }
-                _ => rules.set_option(&name, text_value(&value))?,
-            }
-            given.push(name);
-        }
-        rules.set_option("fill", OptionValue::Text(&fill))?;
-        rules.set_option("deal", OptionValue::Text(&deal))?;
-        rules.validate()?;
-        Ok(rules)
-    }
-
-    /// The name of the top rank (R1.2), as in the R7 messages.
-    pub fn top_rank_name(&self) -> &'static str {
-        if self.ace_high {
-            "ace"
-        } else {
-            "king"
-        }
-    }
-
-    /// D, the number of cards of the layout's deck (R1.4).
-    pub const fn deck_size(&self) -> usize {
-        self.suits as usize * self.ranks as usize
-    }
-
-    /// The score of a won game, D − S (R4.2).
-    pub const fn win_score(&self) -> usize {
-        self.deck_size() - self.suits as usize
-    }
-
-    /// Whether `card` is in the layout's deck (R1.4): one of the first S suits and
-    /// the R highest ranks of the order in force.
-    #[inline]
-    pub fn has_card(&self, card: Card) -> bool {
-        card.suit() < usize::from(self.suits) && strength(card, self) + self.ranks > TOP_STRENGTH
-    }
-
-    /// The layout's deck in index order (R1.4): what the shuffle of RNG.md starts from.
-    /// One allocation of the exact size, and no test of each card for the full deck
-    /// (the solver's batches make one a deal).
-    pub fn deck(&self) -> Vec<Card> {
-        let size = self.deck_size();
-        if size == DECK_SIZE {
-            return Card::all().collect();
-        }
-        let mut deck = Vec::with_capacity(size);
-        deck.extend(Card::all().filter(|&c| self.has_card(c)));
-        deck
-    }
-}
-
-impl fmt::Display for Rules {
-    /// The R6.4 text: the four classic options always, in order, then the layout
-    /// options and `deal_to`, each only when it differs from its default.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "fill={},deal={},relocate_single={},ace_high={}",
-            self.fill.name(),
-            self.deal.name(),
-            self.relocate_single,
-            self.ace_high
-        )?;
-        let default = Rules::standard();
-        for (name, value, default) in [
-            ("piles", self.piles, default.piles),
-            ("suits", self.suits, default.suits),
-            ("ranks", self.ranks, default.ranks),
-        ] {
-            if value != default {
-                write!(f, ",{name}={value}")?;
-            }
-        }
-        if self.deal_to != default.deal_to {
-            write!(f, ",deal_to={}", self.deal_to.name())?;
-        }
-        Ok(())
-    }
-}
-
-/// The words of a boolean in rules text, in the order messages list them.
-const BOOL_TEXT: [&str; 6] = ["true", "1", "yes", "false", "0", "no"];
-
-/// A boolean in rules text: `true`/`false`, `1`/`0`, `yes`/`no`.
-fn parse_bool(value: &str) -> Option<bool> {
-    BOOL_TEXT
-        .iter()
-        .position(|&word| word == value)
-        .map(|i| i < 3)
-}
-
-/// A value of rules text: an `Int` when it is a short run of ASCII digits, as an
-/// integer option takes, else `Text`.
-fn text_value(value: &str) -> OptionValue<'_> {
-    match value.parse::<i64>() {
-        Ok(n) if value.bytes().all(|b| b.is_ascii_digit()) => OptionValue::Int(n),
-        _ => OptionValue::Text(value),
-    }
-}
-
-fn rules_error(message: String) -> Error {
-    Error::new(ErrorKind::Rules, message)
-}
-
-fn quoted_list(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| py_repr(n))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The `RulesError` of an option given a bad value; `shown` is the value as Python
-/// shows it (`repr`).
-pub fn option_error(option: &str, shown: &str) -> Error {
-    let expected = match option {
-        "fill" => format!("one of {}", quoted_list(FillRule::NAMES)),
-        "deal" => format!("one of {}", quoted_list(DealRule::NAMES)),
-        "deal_to" => format!("one of {}", quoted_list(DealTo::NAMES)),
-        "piles" => "4 or 5".to_string(),
-        "suits" => "an int from 1 to 4".to_string(),
-        "ranks" => "an int from 2 to 13".to_string(),
-        _ => "True or False".to_string(),
-    };
-    rules_error(format!("{option} must be {expected}, got {shown}"))
-}
-
-/// The `RulesError` of an unknown option in a rules text.
-pub fn unknown_option(option: &str) -> Error {
-    rules_error(format!(
-        "unknown rules option {}: expected one of {}",
-        py_repr(option),
-        quoted_list(&OPTIONS)
-    ))
-}
+mod options;
+pub use options::{DealRule, DealTo, FillRule, OptionValue, Rules, OPTIONS, PRESETS};
 
 // ---------------------------------------------------------------------------
 // What the rules read of a position
@@ -541,11 +63,11 @@ macro_rules! by_piles {
         }
     };
 }
-pub use by_piles;
+pub(crate) use by_piles;
 
 /// The number of cards discarded: the deck less the piles and the stock (R4.2).
 #[inline]
-pub fn score<T: Tableau + ?Sized>(t: &T) -> usize {
+pub(crate) fn score<T: Tableau + ?Sized>(t: &T) -> usize {
     let piles = usize::from(t.rules().piles);
     t.rules().deck_size() - t.stock_left() - (0..piles).map(|p| t.height(p)).sum::<usize>()
 }
@@ -554,80 +76,37 @@ pub fn score<T: Tableau + ?Sized>(t: &T) -> usize {
 // R1.2 Rank order
 
 /// The strength of the top rank: the ace, or the king when `ace_high=False`.
-pub const TOP_STRENGTH: u8 = 12;
+pub(crate) const TOP_STRENGTH: u8 = 12;
 
 /// A card's place in the rank order in force (R1.2): 0 for the lowest rank, 12
 /// ([`TOP_STRENGTH`]) for the top rank.
 #[inline]
-pub fn strength(card: Card, rules: &Rules) -> u8 {
+pub(crate) fn strength(card: Card, rules: &Rules) -> u8 {
     STRENGTH[usize::from(rules.ace_high)][card.index()]
 }
 
 /// Whether a card is of the top rank (R1.2).
 #[inline]
-pub fn is_top_rank(card: Card, rules: &Rules) -> bool {
+pub(crate) fn is_top_rank(card: Card, rules: &Rules) -> bool {
     strength(card, rules) == TOP_STRENGTH
 }
 
-/// A card's bit in a mask of top cards: bit `16 × suit + strength`, so each suit has
-/// a lane of 16 bits in which a higher card is a higher bit (R1.2).
+/// A card's bit in a mask of top cards: its [`lanes::rising`] bit, `16 × suit +
+/// strength`, so each suit has a lane of 16 bits in which a higher card is a higher
+/// bit (R1.2).
 #[inline]
-pub fn top_bit(card: Card, ace_high: bool) -> u64 {
+pub(crate) fn top_bit(card: Card, ace_high: bool) -> u64 {
     top_bits(ace_high)[card.index()]
 }
-
-/// Bit 13 of each lane: just above the top rank, never a card's bit.
-const LANE_ENDS: u64 = 1 << 13 | 1 << 29 | 1 << 45 | 1 << 61;
-
-/// The 13 card bits of each lane.
-const LANE_CARDS: u64 = 0x1fff * (1 | 1 << 16 | 1 << 32 | 1 << 48);
-
-/// Given the [`top_bit`]s of some cards, the lanes of the suits they hold a card of.
-#[inline]
-pub const fn lanes_of(cards: u64) -> u64 {
-    // A lane's card bits plus 0x1fff carry into its lane end exactly when one of them
-    // is set, and never into the next lane.
-    let ends = ((cards & LANE_CARDS) + LANE_CARDS) & LANE_ENDS;
-    (ends >> 13) * 0xffff
-}
-
-/// Given a card's [`top_bit`] (or 0 for no card), the bits of the stronger cards of
-/// its suit, plus bits that no card has: a top card may be discarded exactly when
-/// the mask of the top cards meets these (R2.1). The subtraction borrows only
-/// within the card's own lane, from its lane end down to just above the card; for
-/// 0 it leaves the lane ends alone.
-#[inline]
-pub const fn stronger_bits(bit: u64) -> u64 {
-    LANE_ENDS.wrapping_sub(bit << 1)
-}
-
-/// Given a card's [`top_bit`], the bits of the weaker cards of its suit: those
-/// below it in its lane. 0 for no card.
-#[inline]
-pub fn weaker_bits(bit: u64) -> u64 {
-    bit.wrapping_sub(1) & lane_of(bit)
-}
-
-/// Given a card's [`top_bit`], its lane: the bits of every card of its suit. 0 for
-/// no card.
-#[inline]
-pub fn lane_of(bit: u64) -> u64 {
-    0xffff_u64
-        .checked_shl(bit.trailing_zeros() & !15)
-        .unwrap_or(0)
-}
-
-/// The bits of the four top-rank cards (strength 12 in each lane).
-pub const TOP_RANK_BITS: u64 = 1 << 12 | 1 << 28 | 1 << 44 | 1 << 60;
 
 /// Every card's [`top_bit`] by index, under one rank order; 256 entries so that any
 /// `u8` index is in bounds (the placeholder `Card::NONE`, 52, and the unused ones
 /// above it have none).
-pub type BitTable = [u64; 256];
+pub(crate) type BitTable = [u64; 256];
 
 /// The [`BitTable`] of a rank order.
 #[inline]
-pub fn top_bits(ace_high: bool) -> &'static BitTable {
+pub(crate) fn top_bits(ace_high: bool) -> &'static BitTable {
     &TOP_BITS[usize::from(ace_high)]
 }
 
@@ -651,7 +130,7 @@ static TOP_BITS: [BitTable; 2] = {
     while order < 2 {
         let mut i = 0;
         while i < 52 {
-            table[order][i] = 1u64 << (16 * (i / 13) + STRENGTH[order][i] as usize);
+            table[order][i] = lanes::rising::bit(i / 13, STRENGTH[order][i]);
             i += 1;
         }
         order += 1;
@@ -666,25 +145,25 @@ static TOP_BITS: [BitTable; 2] = {
 /// another pile of its suit. One mask test: a pile's top card may go when the bits
 /// of all top cards meet its [`stronger_bits`].
 #[inline]
-pub fn can_discard<T: Tableau + ?Sized>(t: &T, p: usize) -> bool {
+pub(crate) fn can_discard<T: Tableau + ?Sized>(t: &T, p: usize) -> bool {
     t.tops() & stronger_bits(t.top_bit(p)) != 0
 }
 
 /// Bit p set when pile p may be discarded (R2.1).
 #[inline]
-pub fn discard_mask<T: Tableau + ?Sized>(t: &T) -> u8 {
+pub(crate) fn discard_mask<T: Tableau + ?Sized>(t: &T) -> u8 {
     by_piles!(t.rules(), P => discard_mask_of::<T, P>(t))
 }
 
 /// [`discard_mask`] for a layout of `P` piles.
 #[inline]
-pub fn discard_mask_of<T: Tableau + ?Sized, const P: usize>(t: &T) -> u8 {
+pub(crate) fn discard_mask_of<T: Tableau + ?Sized, const P: usize>(t: &T) -> u8 {
     (0..P).fold(0, |mask, p| mask | (u8::from(can_discard(t, p)) << p))
 }
 
 /// The first pile whose top card may be discarded (R2.1, in R3 order).
 #[inline]
-pub fn first_discard<T: Tableau + ?Sized>(t: &T) -> Option<usize> {
+pub(crate) fn first_discard<T: Tableau + ?Sized>(t: &T) -> Option<usize> {
     let mask = discard_mask(t);
     (mask != 0).then(|| mask.trailing_zeros() as usize)
 }
@@ -695,7 +174,7 @@ pub fn first_discard<T: Tableau + ?Sized>(t: &T) -> Option<usize> {
 /// R2.2 conditions 2 and 3: how many cards of pile `src`, counted from the top, may
 /// fill an empty pile. A fill from `src` is legal exactly for `index` below this.
 #[inline]
-pub fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
+pub(crate) fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
     let height = t.height(src);
     let rules = t.rules();
     // `&` and `|`, not `&&` and `||`: no branch on the heights, which vary at random
@@ -711,7 +190,7 @@ pub fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
 
 /// R2.2: filling empty pile `dst` with the card at `index` (from the top) of `src`.
 #[inline]
-pub fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) -> bool {
+pub(crate) fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) -> bool {
     let piles = usize::from(t.rules().piles);
     src < piles
         && dst < piles
@@ -723,7 +202,7 @@ pub fn can_fill<T: Tableau + ?Sized>(t: &T, src: usize, dst: usize, index: u64) 
 /// The first fill from a pile of two or more cards in R3 order, if any: the fills
 /// that hold a deal back under `deal="stuck"` (R2.3).
 #[inline]
-pub fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
+pub(crate) fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
     let piles = usize::from(t.rules().piles);
     let dst = (0..piles).find(|&p| t.height(p) == 0)?;
     let src = (0..piles).find(|&p| t.height(p) >= 2 && fill_choices(t, p) > 0)?;
@@ -740,7 +219,7 @@ pub fn blocking_fill<T: Tableau + ?Sized>(t: &T) -> Option<Move> {
 /// R2.3: the stock is not empty, and unless `deal="any"` no discard is legal, and
 /// under `deal="stuck"` no fill from a pile of two or more cards is legal either.
 #[inline]
-pub fn can_deal<T: Tableau + ?Sized>(t: &T) -> bool {
+pub(crate) fn can_deal<T: Tableau + ?Sized>(t: &T) -> bool {
     t.stock_left() > 0
         && match t.rules().deal {
             DealRule::Any => true,
@@ -768,7 +247,7 @@ pub(crate) fn deal_allowed(
 /// empty) or the empty ones (under `"empty"`), the first of them in pile order
 /// while the stock lasts. 0 when the stock is empty.
 #[inline]
-pub fn deal_targets<T: Tableau + ?Sized>(t: &T) -> u8 {
+pub(crate) fn deal_targets<T: Tableau + ?Sized>(t: &T) -> u8 {
     let rules = t.rules();
     let piles = usize::from(rules.piles);
     if rules.deal_to == DealTo::All || t.empty_piles() == 0 {
@@ -818,13 +297,13 @@ pub struct LegalMoves {
 impl LegalMoves {
     /// The legal moves of `t`.
     #[inline]
-    pub fn of<T: Tableau + ?Sized>(t: &T) -> LegalMoves {
+    pub(crate) fn of<T: Tableau + ?Sized>(t: &T) -> LegalMoves {
         by_piles!(t.rules(), P => LegalMoves::of_piles::<T, P>(t))
     }
 
     /// [`LegalMoves::of`] for a layout of `P` piles.
     #[inline]
-    pub fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
+    pub(crate) fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
         LegalMoves::with_discards::<T, P>(t, discard_mask_of::<T, P>(t))
     }
 
@@ -833,7 +312,10 @@ impl LegalMoves {
     /// discards first). Always inlined: at the solver's every node, a call costs
     /// more than the body, most of which the caller's constants fold away.
     #[inline(always)]
-    pub fn with_discards<T: Tableau + ?Sized, const P: usize>(t: &T, discards: u8) -> LegalMoves {
+    pub(crate) fn with_discards<T: Tableau + ?Sized, const P: usize>(
+        t: &T,
+        discards: u8,
+    ) -> LegalMoves {
         debug_assert_eq!(discards, discard_mask_of::<T, P>(t));
         let empty = t.empty_mask();
         let mut choices = [0u8; MAX_PILES];
@@ -862,7 +344,7 @@ impl LegalMoves {
 
     /// The number of legal moves.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         // Each source's fills go to every empty pile: one count of them for all.
         let choices: usize = self.choices.iter().map(|&c| usize::from(c)).sum();
         self.discards.count_ones() as usize
@@ -872,19 +354,19 @@ impl LegalMoves {
 
     /// Whether no move is legal: the game is over (R4.1).
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         (self.discards == 0) & !self.deal & ((self.empty == 0) | (self.choices == [0; MAX_PILES]))
     }
 
     /// The first discard, which every built-in strategy plays first.
     #[inline]
-    pub fn first_discard(&self) -> Option<usize> {
+    pub(crate) fn first_discard(&self) -> Option<usize> {
         (self.discards != 0).then(|| self.discards.trailing_zeros() as usize)
     }
 
     /// The `i`-th legal move in R3 order; `i < self.len()`.
     #[inline]
-    pub fn nth(&self, i: usize) -> Move {
+    pub(crate) fn nth(&self, i: usize) -> Move {
         let n_discards = self.discards.count_ones() as usize;
         if i < n_discards {
             return Move::Discard(nth_bit(self.discards, i) as u8);
@@ -913,7 +395,7 @@ impl LegalMoves {
     }
 
     /// All the legal moves, in R3 order.
-    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Move> + '_ {
         (0..self.len()).map(|i| self.nth(i))
     }
 }
@@ -944,7 +426,7 @@ static NTH_BIT: [[u8; 8]; 32] = {
 };
 
 /// The legal moves of a position in R3 order (R3).
-pub fn legal_moves<T: Tableau + ?Sized>(t: &T) -> Vec<Move> {
+pub(crate) fn legal_moves<T: Tableau + ?Sized>(t: &T) -> Vec<Move> {
     LegalMoves::of(t).iter().collect()
 }
 
@@ -952,12 +434,12 @@ pub fn legal_moves<T: Tableau + ?Sized>(t: &T) -> Vec<Move> {
 // R4 End of the game
 
 /// R4.1: no move is legal.
-pub fn is_over<T: Tableau + ?Sized>(t: &T) -> bool {
+pub(crate) fn is_over<T: Tableau + ?Sized>(t: &T) -> bool {
     LegalMoves::of(t).is_empty()
 }
 
 /// R4.2: over with D − S cards discarded.
-pub fn is_won<T: Tableau + ?Sized>(t: &T) -> bool {
+pub(crate) fn is_won<T: Tableau + ?Sized>(t: &T) -> bool {
     score(t) == t.rules().win_score() && is_over(t)
 }
 
@@ -966,7 +448,7 @@ pub fn is_won<T: Tableau + ?Sized>(t: &T) -> bool {
 
 /// The R7 message of why `mv` is illegal in `t` (the first reason that applies),
 /// or `None` when it is legal.
-pub fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<String> {
+pub(crate) fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<String> {
     let rules = t.rules();
     let piles = rules.piles;
     let named = match mv {
@@ -1096,727 +578,5 @@ pub(crate) fn all_rules() -> Vec<Rules> {
 pub(crate) use tests::sample_positions;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::position::Position;
-    use crate::rng::Rng;
-
-    #[test]
-    fn rank_order() {
-        let c = |t: &str| Card::parse(t).unwrap();
-        assert!(strength(c("Ah"), &Rules::standard()) > strength(c("Kh"), &Rules::standard()));
-        assert!(strength(c("Kh"), &Rules::reverse()) > strength(c("Ah"), &Rules::reverse()));
-        assert_eq!(strength(c("Ah"), &Rules::reverse()), 0);
-        assert_eq!(strength(c("2h"), &Rules::standard()), 0);
-        assert!(
-            is_top_rank(c("As"), &Rules::standard()) && !is_top_rank(c("Ks"), &Rules::standard())
-        );
-        assert!(
-            is_top_rank(c("Ks"), &Rules::reverse()) && !is_top_rank(c("As"), &Rules::reverse())
-        );
-        // A card's stronger bits are those of the higher cards of its suit.
-        for ace_high in [false, true] {
-            let rules = Rules {
-                ace_high,
-                ..Rules::standard()
-            };
-            for card in Card::all() {
-                let stronger: u64 = Card::all()
-                    .filter(|c| {
-                        c.suit() == card.suit() && strength(*c, &rules) > strength(card, &rules)
-                    })
-                    .map(|c| top_bit(c, ace_high))
-                    .sum();
-                let all_cards: u64 = Card::all().map(|c| top_bit(c, ace_high)).sum();
-                assert_eq!(
-                    stronger_bits(top_bit(card, ace_high)) & all_cards,
-                    stronger,
-                    "{card}"
-                );
-            }
-            assert_eq!(
-                stronger_bits(0) & Card::all().map(|c| top_bit(c, ace_high)).sum::<u64>(),
-                0
-            );
-        }
-        // The lanes of a set of cards are those of its cards' suits, for sets of up
-        // to 4 cards drawn at random (so that any number of suits may be missing).
-        let mut rng = Rng::new(13);
-        for _ in 0..1000 {
-            let count = rng.below(5);
-            let cards: Vec<Card> = (0..count).map(|_| Card::new(rng.below(52) as u8)).collect();
-            let bits = cards.iter().fold(0, |m, &c| m | top_bit(c, true));
-            let lanes = cards.iter().fold(0, |m, &c| m | lane_of(top_bit(c, true)));
-            assert_eq!(lanes_of(bits), lanes, "{cards:?}");
-        }
-        // Strengths are a permutation of 0..12 within a suit, for both orders.
-        for rules in [Rules::standard(), Rules::reverse()] {
-            let mut s: Vec<u8> = (0..13).map(|i| strength(Card::new(i), &rules)).collect();
-            s.sort();
-            assert_eq!(s, (0..13).collect::<Vec<u8>>());
-        }
-    }
-
-    #[test]
-    fn rules_text() {
-        assert_eq!(
-            Rules::standard().to_string(),
-            "fill=top,deal=free,relocate_single=false,ace_high=true"
-        );
-        for rules in [
-            Rules::standard(),
-            Rules::strict(),
-            Rules::easy(),
-            Rules::reverse(),
-        ] {
-            assert_eq!(Rules::parse(&rules.to_string()).unwrap(), rules);
-        }
-        let stuck = Rules {
-            deal: DealRule::Stuck,
-            ..Rules::strict()
-        };
-        assert_eq!(Rules::parse("strict,deal=stuck").unwrap(), stuck);
-        assert_eq!(Rules::parse("deal=stuck,fill=ace").unwrap(), stuck);
-        assert_eq!(Rules::parse("reverse").unwrap(), Rules::reverse());
-        assert_eq!(Rules::parse("ace_high=0").unwrap(), Rules::reverse());
-        assert!(Rules::parse("relocate_single=yes").unwrap().relocate_single);
-        assert_eq!(Rules::parse("").unwrap(), Rules::standard());
-        assert_eq!(Rules::parse(" Strict , DEAL = Stuck ").unwrap(), stuck);
-        for (bad, message) in [
-            ("fill=all", "fill must be one of 'top', 'ace', 'any', got 'all'"),
-            ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to'"),
-            ("deal=stuck,strict", "the preset 'strict' must come first in 'deal=stuck,strict'"),
-            ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces'"),
-            ("ace_high=maybe", "ace_high must be one of 'true', '1', 'yes', 'false', '0', 'no', got 'maybe'"),
-            ("fill", "expected option=value in 'fill', got 'fill'"),
-            ("fill=top,fill=any", "option 'fill' is given twice in 'fill=top,fill=any'"),
-            (",", "expected option=value in ',', got ''"),
-        ] {
-            let err = Rules::parse(bad).unwrap_err();
-            assert_eq!((err.kind, err.message.as_str()), (ErrorKind::Rules, message), "{bad}");
-        }
-    }
-
-    fn moves(p: &Position) -> Vec<String> {
-        legal_moves(p).iter().map(Move::to_string).collect()
-    }
-
-    fn with_piles(piles: &str, rules: &str) -> Position {
-        crate::position::position_with_piles(piles, rules)
-    }
-
-    fn reason(p: &Position, mv: Move) -> String {
-        illegal_reason(p, mv).expect("an illegal move")
-    }
-
-    #[test]
-    fn documented_examples() {
-        // R2.1: top cards 7s Js 5h Ac.
-        let p = with_piles("7s/Js/5h/Ac", "standard");
-        assert_eq!(moves(&p), ["d0"]);
-        assert_eq!(
-            reason(&p, Move::Discard(1)),
-            "cannot discard Js from pile 1: no higher spade is on top of another pile"
-        );
-        assert_eq!(
-            reason(&p, Move::Deal),
-            "cannot deal: pile 0 must be discarded first"
-        );
-        // R2.2 / R2.3: piles [7s] [] [3d 5h] [Ac].
-        let p = with_piles("7s/-/3d5h/Ac", "standard");
-        assert_eq!(moves(&p), ["f2>1", "deal"]);
-        let p = with_piles("7s/-/3d5h/Ac", "easy");
-        assert_eq!(moves(&p), ["f2>1", "f2:1>1", "deal"]);
-        let p = with_piles("7s/-/3d5h/Ac", "strict");
-        assert_eq!(moves(&p), ["deal"]);
-        assert_eq!(
-            reason(
-                &p,
-                Move::Fill {
-                    src: 2,
-                    dst: 1,
-                    index: 0
-                }
-            ),
-            "cannot fill pile 1 with 5h: fill='ace' lets only an ace fill an empty pile"
-        );
-        let p = with_piles("7s/-/3dAh/Kc", "strict");
-        assert_eq!(moves(&p), ["f2>1", "deal"]);
-        let p = with_piles("7s/-/3d5h/Ac", "deal=stuck");
-        assert_eq!(moves(&p), ["f2>1"]);
-        assert_eq!(
-            reason(&p, Move::Deal),
-            "cannot deal: deal='stuck' and a fill is still possible (f2>1)"
-        );
-        let p = with_piles("7s/-/3d5h/Ac", "relocate_single=true");
-        assert_eq!(moves(&p), ["f0>1", "f2>1", "f3>1", "deal"]);
-        let p = with_piles("7s/-/3d5h/Ac", "deal=stuck,relocate_single=true");
-        assert_eq!(moves(&p), ["f0>1", "f2>1", "f3>1"]);
-        let p = with_piles("7s/-/3d5h/Kc", "reverse,fill=ace");
-        assert_eq!(
-            reason(
-                &p,
-                Move::Fill {
-                    src: 2,
-                    dst: 1,
-                    index: 0
-                }
-            ),
-            "cannot fill pile 1 with 5h: fill='ace' lets only a king fill an empty pile"
-        );
-    }
-
-    #[test]
-    fn illegal_fill_reasons_in_order() {
-        let p = with_piles("7s/-/3d5h/Ac", "standard");
-        let fill = |src, dst, index| reason(&p, Move::Fill { src, dst, index });
-        assert_eq!(fill(1, 0, 0), "cannot fill pile 0: it is not empty");
-        assert_eq!(fill(3, 0, 5), "cannot fill pile 0: it is not empty");
-        let p = with_piles("7s/-/-/3d5hAc", "standard");
-        let fill = |src, dst, index| reason(&p, Move::Fill { src, dst, index });
-        assert_eq!(
-            fill(2, 1, 0),
-            "cannot fill pile 1 from pile 2: pile 2 is empty"
-        );
-        assert_eq!(
-            fill(3, 1, 3),
-            "cannot fill pile 1 from pile 3: it has no card at index 3"
-        );
-        assert_eq!(
-            fill(3, 1, 1),
-            "cannot fill pile 1 with a buried card: fill='top' moves only the top card"
-        );
-        assert_eq!(
-            fill(0, 1, 0),
-            "cannot fill pile 1 from pile 0: its only card may not move"
-        );
-        // With the stock empty (every other card discarded), a lone card stays.
-        let rules = Rules {
-            relocate_single: true,
-            ..Rules::standard()
-        };
-        let cards = |t: &str| -> Vec<Card> {
-            t.as_bytes()
-                .chunks(2)
-                .map(|c| Card::parse(std::str::from_utf8(c).unwrap()).unwrap())
-                .collect()
-        };
-        let piles = [cards("7s"), vec![], cards("AsAhAd"), cards("Ac")];
-        let discards: Vec<Card> = Card::all()
-            .filter(|c| !piles.iter().flatten().any(|p| p == c))
-            .collect();
-        let p = Position::from_parts(rules, &piles, &[], &discards).unwrap();
-        assert_eq!(
-            reason(
-                &p,
-                Move::Fill {
-                    src: 0,
-                    dst: 1,
-                    index: 0
-                }
-            ),
-            "cannot fill pile 1 from pile 0: its only card may not move once the stock is empty"
-        );
-        assert_eq!(moves(&p), ["f2>1"]);
-        assert_eq!(reason(&p, Move::Deal), "cannot deal: the stock is empty");
-        assert_eq!(
-            reason(&p, Move::Discard(1)),
-            "cannot discard from pile 1: it is empty"
-        );
-    }
-
-    fn cards(text: &str) -> Vec<Card> {
-        crate::cards::parse_cards(text).unwrap()
-    }
-
-    fn text_of(cards: &[Card]) -> String {
-        cards
-            .iter()
-            .map(Card::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// A position of these piles and this stock (in deal order), the other cards of
-    /// the layout discarded.
-    fn position(rules: Rules, piles: &[&str], stock: &str) -> Position {
-        let piles: Vec<Vec<Card>> = piles.iter().map(|p| cards(p)).collect();
-        let stock = cards(stock);
-        let discards: Vec<Card> = rules
-            .deck()
-            .into_iter()
-            .filter(|c| !piles.iter().flatten().chain(&stock).any(|o| o == c))
-            .collect();
-        Position::from_parts(rules, &piles, &stock, &discards).unwrap()
-    }
-
-    #[test]
-    fn layouts_of_r1_4() {
-        let small = Rules::parse("ranks=3").unwrap();
-        assert_eq!(
-            text_of(&small.deck()),
-            "Qc Kc Ac Qd Kd Ad Qh Kh Ah Qs Ks As"
-        );
-        assert_eq!((small.deck_size(), small.win_score()), (12, 8));
-        let game = crate::Game::from_seed(1, small);
-        assert_eq!(
-            (game.position().stock().len(), game.position().piles()),
-            (8, 4)
-        );
-        let reverse = Rules::parse("reverse,ranks=5,suits=1").unwrap();
-        assert_eq!(text_of(&reverse.deck()), "9c Tc Jc Qc Kc");
-        let two = Rules::parse("suits=2").unwrap();
-        assert_eq!(two.deck().len(), 26);
-        assert!(two.deck().iter().all(|c| c.suit() < 2));
-        assert_eq!(Rules::standard().deck(), Card::all().collect::<Vec<_>>());
-        assert_eq!(Rules::standard().win_score(), 48);
-        assert_eq!(Rules::aces_up_5().win_score(), 48);
-        let five = crate::Game::from_seed(1, Rules::aces_up_5());
-        assert_eq!(five.position().stock().len(), 47);
-        assert_eq!(
-            Rules::parse("suits=1,ranks=3").unwrap_err().message,
-            "suits=1 and ranks=3 make a deck of 3 cards, fewer than the 4 piles"
-        );
-        assert!(Rules::parse("suits=1,ranks=4").is_ok());
-        assert!(Rules::parse("suits=1,ranks=4,piles=5").is_err());
-    }
-
-    #[test]
-    fn family_options_text_and_values() {
-        let rules = Rules {
-            piles: 5,
-            ranks: 6,
-            ..Rules::standard()
-        };
-        assert_eq!(
-            rules.to_string(),
-            "fill=top,deal=free,relocate_single=false,ace_high=true,piles=5,ranks=6"
-        );
-        assert_eq!(
-            Rules::russian_aces().to_string(),
-            "fill=top,deal=free,relocate_single=false,ace_high=true,deal_to=empty"
-        );
-        for rules in [
-            rules,
-            Rules::aces_up_5(),
-            Rules::russian_aces(),
-            Rules::parse("deal=any,suits=3,ranks=2,piles=4,deal_to=empty").unwrap(),
-        ] {
-            assert_eq!(Rules::parse(&rules.to_string()).unwrap(), rules);
-        }
-        assert_eq!(Rules::parse("aces_up_5").unwrap(), Rules::aces_up_5());
-        // R8.3: the programs' games as a person plays them.
-        assert_eq!(
-            Rules::parse("kpat").unwrap().to_string(),
-            "fill=top,deal=any,relocate_single=true,ace_high=true"
-        );
-        assert_eq!(Rules::preset("pysol").unwrap(), Rules::kpat());
-        assert_eq!(
-            Rules::preset("PySol_Aces_Up_5").unwrap().to_string(),
-            "fill=top,deal=any,relocate_single=true,ace_high=true,piles=5"
-        );
-        assert_eq!(
-            Rules::preset("pysol_russian_aces").unwrap().to_string(),
-            "fill=top,deal=any,relocate_single=true,ace_high=true,deal_to=empty"
-        );
-        assert_eq!(
-            Rules::parse("Russian_Aces, piles=5").unwrap(),
-            Rules {
-                piles: 5,
-                ..Rules::russian_aces()
-            }
-        );
-        for (bad, message) in [
-            ("piles=3", "piles must be 4 or 5, got 3"),
-            ("piles=five", "piles must be 4 or 5, got 'five'"),
-            ("suits=0", "suits must be an int from 1 to 4, got 0"),
-            ("ranks=14", "ranks must be an int from 2 to 13, got 14"),
-            ("ranks=-2", "ranks must be an int from 2 to 13, got '-2'"),
-            (
-                "deal=never",
-                "deal must be one of 'free', 'stuck', 'any', got 'never'",
-            ),
-            (
-                "deal_to=some",
-                "deal_to must be one of 'all', 'empty', got 'some'",
-            ),
-        ] {
-            let err = Rules::parse(bad).unwrap_err();
-            assert_eq!(
-                (err.kind, err.message.as_str()),
-                (ErrorKind::Rules, message),
-                "{bad}"
-            );
-        }
-        // The keyword values, as the bindings pass them.
-        let mut rules = Rules::standard();
-        rules.set_option("piles", OptionValue::Int(5)).unwrap();
-        rules
-            .set_option("deal_to", OptionValue::Text("empty"))
-            .unwrap();
-        rules
-            .set_option("ace_high", OptionValue::Bool(false))
-            .unwrap();
-        assert_eq!(
-            rules,
-            Rules {
-                ace_high: false,
-                ..Rules::parse("piles=5,deal_to=empty").unwrap()
-            }
-        );
-        for (option, value, message) in [
-            (
-                "piles",
-                OptionValue::Bool(true),
-                "piles must be 4 or 5, got True",
-            ),
-            (
-                "suits",
-                OptionValue::Other("2.0"),
-                "suits must be an int from 1 to 4, got 2.0",
-            ),
-            (
-                "ace_high",
-                OptionValue::Text("yes"),
-                "ace_high must be True or False, got 'yes'",
-            ),
-            (
-                "ace_high",
-                OptionValue::Int(1),
-                "ace_high must be True or False, got 1",
-            ),
-            (
-                "fill",
-                OptionValue::Text("TOP"),
-                "fill must be one of 'top', 'ace', 'any', got 'TOP'",
-            ),
-            (
-                "fill",
-                OptionValue::Int(0),
-                "fill must be one of 'top', 'ace', 'any', got 0",
-            ),
-        ] {
-            let before = rules;
-            let err = rules.set_option(option, value).unwrap_err();
-            assert_eq!(
-                (err.kind, err.message.as_str()),
-                (ErrorKind::Rules, message)
-            );
-            assert_eq!(rules, before, "a bad value changes nothing");
-        }
-        assert_eq!(
-            rules
-                .set_option("colour", OptionValue::Text("red"))
-                .unwrap_err()
-                .message,
-            unknown_option("colour").message
-        );
-    }
-
-    /// R2.3: `deal="any"` deals with a discard or a fill pending.
-    #[test]
-    fn deal_any_example() {
-        let p = with_piles("7s/Js/5h/Ac", "deal=any");
-        assert_eq!(moves(&p), ["d0", "deal"]);
-        assert!(can_deal(&p) && illegal_reason(&p, Move::Deal).is_none());
-        let p = with_piles("7s/-/3d5h/Ac", "deal=any");
-        assert_eq!(moves(&p), ["f2>1", "deal"]);
-        let p = with_piles("7s/-/3d5h/Ac", "deal=stuck");
-        assert!(!can_deal(&p));
-    }
-
-    /// R2.3's examples of `deal_to`, and the partial last deal of five piles.
-    #[test]
-    fn deal_to_examples() {
-        let stock = "9c Jd 2h 4c Ac Ad Ah As";
-        let all = position(Rules::standard(), &["7s", "", "3d 5h", ""], stock);
-        assert_eq!(deal_targets(&all), 0b1111);
-        let empty = position(Rules::russian_aces(), &["7s", "", "3d 5h", ""], stock);
-        assert_eq!(deal_targets(&empty), 0b1010);
-        let mut dealt = empty.clone();
-        dealt.play(Move::Deal).unwrap();
-        assert_eq!(
-            dealt.to_text().split(' ').take(2).collect::<Vec<_>>(),
-            ["7s/9c/3d5h/Jd", "2h4cAcAdAhAs"]
-        );
-        dealt.check_invariants();
-        dealt.unapply(Move::Deal);
-        assert_eq!(dealt, empty);
-        // No empty pile: every pile, as under "all".
-        let full = position(Rules::russian_aces(), &["7s", "Kd", "3d 5h", "Qh"], stock);
-        assert_eq!(deal_targets(&full), 0b1111);
-        // Five piles: a stock of 2 goes to piles 0 and 1, and comes back.
-        let five = position(
-            Rules::aces_up_5(),
-            &["7s As", "Kd", "3d 5h", "Ad Ah Ac", ""],
-            "9c Jd",
-        );
-        assert_eq!(deal_targets(&five), 0b00011);
-        let mut dealt = five.clone();
-        dealt.play(Move::Deal).unwrap();
-        assert_eq!(
-            dealt.to_text().split(' ').next(),
-            Some("7sAs9c/KdJd/3d5h/AdAhAc/-")
-        );
-        assert_eq!(
-            illegal_reason(&dealt, Move::Deal).unwrap(),
-            "cannot deal: the stock is empty"
-        );
-        dealt.unapply(Move::Deal);
-        assert_eq!(dealt, five);
-        // A seeded game of five piles deals 5 cards nine times, then 2.
-        let mut game = crate::Game::from_seed(3, Rules::aces_up_5());
-        let mut sizes = Vec::new();
-        while !game.position().stock().is_empty() {
-            let before = game.position().stock().len();
-            let mv = match first_discard(game.position()) {
-                Some(p) => Move::Discard(p as u8),
-                None if can_deal(game.position()) => Move::Deal,
-                None => blocking_fill(game.position()).unwrap(),
-            };
-            game.play(mv).unwrap();
-            if mv == Move::Deal {
-                sizes.push(before - game.position().stock().len());
-            }
-        }
-        assert_eq!(sizes, [5, 5, 5, 5, 5, 5, 5, 5, 5, 2]);
-        while game.undo().is_ok() {
-            game.position().check_invariants();
-        }
-        assert_eq!(
-            *game.position(),
-            *crate::Game::from_seed(3, Rules::aces_up_5()).position()
-        );
-    }
-
-    /// R4.2's examples: the wins of smaller layouts.
-    #[test]
-    fn wins_of_layouts() {
-        let small = Rules::parse("ranks=3").unwrap();
-        let won = position(small, &["Ac", "Ad", "Ah", "As"], "");
-        assert!(is_won(&won) && won.is_won() && score(&won) == 8);
-        let lost = position(small, &["Ac", "Ad", "Ah", "As Ks"], "");
-        assert!(is_over(&lost) && !is_won(&lost));
-        let five = Rules::parse("suits=2,ranks=5,piles=5").unwrap();
-        let won = position(five, &["Ac", "", "Ad", "", ""], "");
-        assert!(is_won(&won) && score(&won) == five.win_score() && five.win_score() == 8);
-    }
-
-    /// R7 check 0: a pile the layout lacks.
-    #[test]
-    fn no_such_pile() {
-        let p = with_piles("7s/Js/5h/Ac", "standard");
-        let fill = |src, dst| Move::Fill { src, dst, index: 0 };
-        for (mv, message) in [
-            (
-                Move::Discard(4),
-                "there is no pile 4: these rules have 4 piles",
-            ),
-            (fill(4, 0), "there is no pile 4: these rules have 4 piles"),
-            (fill(0, 4), "there is no pile 4: these rules have 4 piles"),
-        ] {
-            assert_eq!(reason(&p, mv), message);
-        }
-        let five = position(
-            Rules::aces_up_5(),
-            &["7s", "Kd", "3d 5h Ac", "Qh Ad Ah As", ""],
-            "9c Jd",
-        );
-        assert_eq!(
-            reason(&five, Move::Discard(4)),
-            "cannot discard from pile 4: it is empty"
-        );
-    }
-
-    // --- The plain versions, and the fast ones checked against them. ---
-
-    /// R2.1 by looking at the other piles, without the masks.
-    fn plain_can_discard(pos: &Position, p: usize) -> bool {
-        let Some(card) = pos.top(p) else { return false };
-        (0..pos.piles()).any(|q| {
-            q != p
-                && pos.top(q).is_some_and(|other| {
-                    other.suit() == card.suit()
-                        && strength(other, &pos.rules) > strength(card, &pos.rules)
-                })
-        })
-    }
-
-    /// R2.2 read literally.
-    fn plain_can_fill(pos: &Position, src: usize, dst: usize, index: usize) -> bool {
-        let len = pos.height(src);
-        let rules = &pos.rules;
-        dst != src
-            && pos.height(dst) == 0
-            && (len >= 2 || (len == 1 && rules.relocate_single && !pos.stock().is_empty()))
-            && index < len
-            && match rules.fill {
-                FillRule::Top => index == 0,
-                FillRule::Ace => index == 0 && is_top_rank(pos.card_from_top(src, 0), rules),
-                FillRule::Any => true,
-            }
-    }
-
-    /// R2.3 read literally.
-    fn plain_can_deal(pos: &Position) -> bool {
-        let piles = pos.piles();
-        let no_discard = !(0..piles).any(|p| plain_can_discard(pos, p));
-        let no_real_fill = !(0..piles).any(|s| {
-            pos.height(s) >= 2
-                && (0..piles).any(|d| (0..pos.height(s)).any(|i| plain_can_fill(pos, s, d, i)))
-        });
-        !pos.stock().is_empty()
-            && match pos.rules.deal {
-                DealRule::Any => true,
-                DealRule::Free => no_discard,
-                DealRule::Stuck => no_discard && no_real_fill,
-            }
-    }
-
-    /// R2.3 `deal_to` read literally: the receiving piles in order, while the stock lasts.
-    fn plain_deal_targets(pos: &Position) -> Vec<usize> {
-        let piles = pos.piles();
-        let empty: Vec<usize> = (0..piles).filter(|&p| pos.height(p) == 0).collect();
-        let receiving = if pos.rules.deal_to == DealTo::Empty && !empty.is_empty() {
-            empty
-        } else {
-            (0..piles).collect()
-        };
-        receiving.into_iter().take(pos.stock().len()).collect()
-    }
-
-    /// R3 read literally: every candidate move in order, kept when legal.
-    fn plain_legal_moves(pos: &Position) -> Vec<Move> {
-        let piles = pos.piles();
-        let mut out: Vec<Move> = (0..piles)
-            .filter(|&p| plain_can_discard(pos, p))
-            .map(|p| Move::Discard(p as u8))
-            .collect();
-        for src in 0..piles {
-            for dst in 0..piles {
-                for index in 0..pos.height(src) {
-                    if plain_can_fill(pos, src, dst, index) {
-                        out.push(Move::Fill {
-                            src: src as u8,
-                            dst: dst as u8,
-                            index: index as u64,
-                        });
-                    }
-                }
-            }
-        }
-        if plain_can_deal(pos) {
-            out.push(Move::Deal);
-        }
-        out
-    }
-
-    /// Positions met along random games under every combination of options, plus
-    /// random deals of the layout's cards into tall piles.
-    pub(crate) fn sample_positions(count: usize) -> Vec<Position> {
-        let mut rng = Rng::new(99);
-        let mut out = Vec::new();
-        let all_rules = all_rules();
-        let mut game_no = 0u64;
-        while out.len() < count {
-            let rules = all_rules[game_no as usize % all_rules.len()];
-            let mut game = crate::Game::from_seed(game_no, rules);
-            game_no += 1;
-            for _ in 0..200 {
-                out.push(game.position().clone());
-                let moves = plain_legal_moves(game.position());
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = moves[rng.below(moves.len() as u64) as usize];
-                game.play(mv).unwrap();
-            }
-            // A random scatter of the cards: tall piles, few or many in the stock.
-            let mut deck = rules.deck();
-            crate::rng::shuffle_slice(&mut deck, &mut rng);
-            let piles = usize::from(rules.piles);
-            let mut pile_cards: Vec<Vec<Card>> = vec![Vec::new(); piles];
-            let first = deck.len() - piles;
-            let stock_len = if rules.deal_to == DealTo::Empty {
-                rng.below(first as u64 + 1) as usize
-            } else {
-                first - piles * rng.below((first / piles) as u64 + 1) as usize
-            };
-            let n_discards = rng.below(10) as usize;
-            let mut discards = Vec::new();
-            let mut stock = Vec::new();
-            for &card in deck.iter() {
-                if stock.len() < stock_len {
-                    stock.push(card);
-                } else if discards.len() < n_discards && !is_top_rank(card, &rules) {
-                    discards.push(card);
-                } else {
-                    let spread = if rng.below(3) == 0 { 2 } else { piles as u64 };
-                    pile_cards[rng.below(spread) as usize].push(card);
-                }
-            }
-            out.push(Position::from_parts(rules, &pile_cards, &stock, &discards).unwrap());
-        }
-        out
-    }
-
-    #[test]
-    fn fast_legal_moves_match_the_plain_rules() {
-        for pos in sample_positions(30_000) {
-            pos.check_invariants();
-            let plain = plain_legal_moves(&pos);
-            let fast = LegalMoves::of(&pos);
-            assert_eq!(legal_moves(&pos), plain, "{}", pos.to_text());
-            assert_eq!(fast.len(), plain.len());
-            assert_eq!(fast.is_empty(), plain.is_empty());
-            assert_eq!(is_over(&pos), plain.is_empty());
-            assert_eq!(can_deal(&pos), plain_can_deal(&pos));
-            let targets: Vec<usize> = (0..MAX_PILES)
-                .filter(|&p| deal_targets(&pos) >> p & 1 == 1)
-                .collect();
-            assert_eq!(targets, plain_deal_targets(&pos), "{}", pos.to_text());
-            for p in 0..pos.piles() {
-                assert_eq!(can_discard(&pos, p), plain_can_discard(&pos, p));
-            }
-            // R7 agrees with R2: a move has no reason to be illegal exactly when it is legal.
-            for mv in candidate_moves(&pos) {
-                assert_eq!(
-                    illegal_reason(&pos, mv).is_none(),
-                    plain.contains(&mv),
-                    "{mv} in {}",
-                    pos.to_text()
-                );
-            }
-            // A deal, played and taken back, puts the cards on its targets and back.
-            if plain.contains(&Move::Deal) {
-                let mut dealt = pos.clone();
-                dealt.apply(Move::Deal);
-                dealt.check_invariants();
-                for (k, &p) in targets.iter().enumerate() {
-                    assert_eq!(dealt.top(p), Some(pos.stock()[k]));
-                }
-                dealt.unapply(Move::Deal);
-                assert_eq!(dealt, pos);
-                dealt.check_invariants();
-            }
-        }
-    }
-
-    fn candidate_moves(pos: &Position) -> Vec<Move> {
-        let mut out: Vec<Move> = (0..MAX_PILES as u8).map(Move::Discard).collect();
-        out.push(Move::Deal);
-        for src in 0..MAX_PILES as u8 {
-            for dst in (0..MAX_PILES as u8).filter(|&d| d != src) {
-                let height = if usize::from(src) < pos.piles() {
-                    pos.height(usize::from(src))
-                } else {
-                    0
-                };
-                for index in 0..=height as u64 + 1 {
-                    out.push(Move::Fill { src, dst, index });
-                }
-            }
-        }
-        out
-    }
-}
+#[path = "tests/rules.rs"]
+mod tests;

@@ -114,16 +114,16 @@ fn play_out_piles<D: Decide + ?Sized, const P: usize>(
     pos: &mut Position,
     rng: &mut Rng,
 ) {
-    pos.play_out_piles::<P>(&mut Asking { strategy, rng });
+    pos.play_out_piles::<P>(&mut StrategyWithStream { strategy, rng });
 }
 
 /// A [`Decide`] and its game's stream, as [`Position::play_out_piles`] asks them.
-struct Asking<'a, D: ?Sized> {
+struct StrategyWithStream<'a, D: ?Sized> {
     strategy: &'a D,
     rng: &'a mut Rng,
 }
 
-impl<D: Decide + ?Sized> PlayOut for Asking<'_, D> {
+impl<D: Decide + ?Sized> PlayOut for StrategyWithStream<'_, D> {
     #[inline]
     fn forced_deal(&mut self) {
         self.strategy.draws_for_a_forced_deal(self.rng);
@@ -179,14 +179,9 @@ impl Random {
 }
 
 /// The legal fills from a pile of two or more cards, in R3 order: every fill but
-/// the lone-card relocations of `relocate_single`.
-pub fn real_fills(pos: &Position) -> impl Iterator<Item = Move> {
-    real_fills_of(pos, LegalMoves::of(pos))
-}
-
-/// [`real_fills`] given `moves`, the legal moves of `pos` (lookahead and greedy
-/// have them already, and ask at every node).
-fn real_fills_of(pos: &Position, moves: LegalMoves) -> RealFills {
+/// the lone-card relocations of `relocate_single`. Given `moves`, the legal moves
+/// of `pos`: lookahead and greedy have them already, and ask at every node.
+pub(crate) fn real_fills(pos: &Position, moves: LegalMoves) -> RealFills {
     let sources = (0..pos.piles()).fold(0, |sources, src| {
         let real = (pos.height(src) >= 2) & (moves.choices[src] > 0) & (moves.empty != 0);
         sources | u8::from(real) << src
@@ -205,7 +200,7 @@ fn real_fills_of(pos: &Position, moves: LegalMoves) -> RealFills {
 /// `sources` (the sources of two or more cards with a choice, still to list) is
 /// not 0, the next fill is from its lowest pile onto the lowest pile of `dsts`
 /// (the empty piles it has still to go to), of the card at `index`.
-struct RealFills {
+pub(crate) struct RealFills {
     sources: u8,
     empty: u8,
     choices: [u8; MAX_PILES],
@@ -247,7 +242,7 @@ impl Iterator for RealFills {
 /// `pos` is not over and has no legal discard (`moves` are its legal moves), so
 /// one of them is legal: a deal is held back only by an empty stock (and then no
 /// lone card may move) or by `deal="stuck"` and a real fill.
-pub fn deal_or_first_real_fill(pos: &Position, moves: &LegalMoves) -> Move {
+pub(crate) fn deal_or_first_real_fill(pos: &Position, moves: &LegalMoves) -> Move {
     if moves.deal {
         Move::Deal
     } else {
@@ -291,7 +286,7 @@ impl Decide for Greedy {
         // 1. Fill for a discard: the fill that lets the most cards go, if any does.
         let mut best = None;
         let mut most = 0;
-        for fill in real_fills_of(pos, *moves) {
+        for fill in real_fills(pos, *moves) {
             let mut trial = pos.clone();
             trial.apply(fill);
             trial.discard_forced();
@@ -312,7 +307,7 @@ impl Decide for Greedy {
             ),
             _ => false,
         };
-        if let Some(fill) = real_fills_of(pos, *moves).find(parks) {
+        if let Some(fill) = real_fills(pos, *moves).find(parks) {
             return fill;
         }
 
@@ -320,7 +315,7 @@ impl Decide for Greedy {
         if pos.empty_piles() >= 2 {
             let leftmost_empty = (0..pos.piles()).find(|&p| pos.height(p) == 0);
             let mut tallest: Option<(usize, Move)> = None;
-            for fill in real_fills_of(pos, *moves) {
+            for fill in real_fills(pos, *moves) {
                 if let Move::Fill { src, dst, index: 0 } = fill {
                     let height = pos.height(usize::from(src));
                     if Some(usize::from(dst)) == leftmost_empty
@@ -378,7 +373,7 @@ thread_local! {
 /// second time is skipped with everything after it: the lines through it were
 /// already seen, earlier in tie order. A cancelled run ([`cancel::requested`])
 /// cuts the search short, with no end at all when the start is none.
-pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Position)) {
+pub(crate) fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Position)) {
     fn search(
         pos: &Position,
         first: Option<Move>,
@@ -392,7 +387,7 @@ pub fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>, &Posit
         if moves.deal || rules::blocking_fill(pos).is_none() {
             visit(first, pos);
         }
-        for fill in real_fills_of(pos, moves) {
+        for fill in real_fills(pos, moves) {
             if cancel::requested() {
                 return;
             }
@@ -440,7 +435,7 @@ pub enum Policy {
 
 impl Policy {
     /// The names of the policies, in the order messages list them.
-    pub const NAMES: [&'static str; 4] = ["noop", "simple", "greedy", "lookahead"];
+    pub(crate) const NAMES: [&'static str; 4] = ["noop", "simple", "greedy", "lookahead"];
     const ALL: [Policy; 4] = [
         Policy::Noop,
         Policy::Simple,
@@ -479,8 +474,8 @@ pub struct MonteCarlo {
 
 impl MonteCarlo {
     /// The defaults of STRATEGIES.md, chosen there by measurement.
-    pub const DEFAULT_PLAYOUTS: u32 = 64;
-    pub const DEFAULT_POLICY: Policy = Policy::Noop;
+    pub(crate) const DEFAULT_PLAYOUTS: u32 = 64;
+    pub(crate) const DEFAULT_POLICY: Policy = Policy::Noop;
 }
 
 impl Decide for MonteCarlo {
@@ -555,13 +550,13 @@ pub struct Hindsight {
 
 impl Hindsight {
     /// The defaults of STRATEGIES.md, chosen there by measurement.
-    pub const DEFAULT_SAMPLES: u32 = 64;
-    pub const DEFAULT_NODES: u64 = 20_000;
-    pub const DEFAULT_STOCK: u64 = 20;
-    pub const DEFAULT_WIN: u64 = 16;
+    pub(crate) const DEFAULT_SAMPLES: u32 = 64;
+    pub(crate) const DEFAULT_NODES: u64 = 20_000;
+    pub(crate) const DEFAULT_STOCK: u64 = 20;
+    pub(crate) const DEFAULT_WIN: u64 = 16;
     /// The largest `win`: 2³⁸, more than the scores of 2³² play-outs (each at most
     /// 52 < 2⁶), so that at this weight wins count first.
-    pub const MAX_WIN: u64 = 1 << 38;
+    pub(crate) const MAX_WIN: u64 = 1 << 38;
 }
 
 thread_local! {
@@ -712,29 +707,6 @@ impl Builtin {
             _ => unreachable!("every name of builtin_names() has its arm"),
         }
     }
-
-    /// `StrategyError` when the built-in does not play the layout of `rules`
-    /// (`"optimal"` beyond its reach); the others play every layout.
-    pub fn plays(&self, rules: &crate::rules::Rules) -> Result<()> {
-        match self {
-            Builtin::Optimal(_) => crate::optimal::refusal(rules).map_or(Ok(()), Err),
-            _ => Ok(()),
-        }
-    }
-
-    /// The name of the built-in.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Builtin::Random(_) => "random",
-            Builtin::Noop(_) => "noop",
-            Builtin::Simple(_) => "simple",
-            Builtin::Greedy(_) => "greedy",
-            Builtin::Lookahead(_) => "lookahead",
-            Builtin::MonteCarlo(_) => "montecarlo",
-            Builtin::Hindsight(_) => "hindsight",
-            Builtin::Optimal(_) => "optimal",
-        }
-    }
 }
 
 /// A count of a strategy parameter: 1 to `max` in ASCII digits, nothing else (no
@@ -771,7 +743,7 @@ fn strategy_error(message: String) -> Error {
 /// [`check`](Params::check)s that it knows them all, then reads them with
 /// [`get`](Params::get), and reports a bad one with [`bad_value`](Params::bad_value).
 #[derive(Debug)]
-pub struct Params {
+pub(crate) struct Params {
     strategy: String,
     items: Vec<(String, String)>,
 }
@@ -809,7 +781,7 @@ impl Params {
     }
 
     /// `StrategyError` for a parameter that is not `allowed`.
-    pub fn check(&self, allowed: &[&str]) -> Result<()> {
+    pub(crate) fn check(&self, allowed: &[&str]) -> Result<()> {
         match self
             .items
             .iter()
@@ -833,7 +805,7 @@ impl Params {
     }
 
     /// The text of parameter `key`, if given.
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.items
             .iter()
             .find(|(k, _)| k == key)
@@ -842,7 +814,7 @@ impl Params {
 
     /// Parameter `key` as a count from 1 to `max` (see [`parse_count`]), `default`
     /// when it is not given.
-    pub fn count(&self, key: &str, default: u64, max: u64) -> Result<u64> {
+    pub(crate) fn count(&self, key: &str, default: u64, max: u64) -> Result<u64> {
         match self.get(key) {
             None => Ok(default),
             Some(text) => parse_count(text, max)
@@ -851,7 +823,7 @@ impl Params {
     }
 
     /// The `StrategyError` of a bad value for `key`, saying what was `expected`.
-    pub fn bad_value(&self, key: &str, value: &str, expected: &str) -> Error {
+    pub(crate) fn bad_value(&self, key: &str, value: &str, expected: &str) -> Error {
         strategy_error(format!(
             "bad value {} for parameter {} of strategy {}: expected {expected}",
             py_repr(value),
@@ -862,338 +834,5 @@ impl Params {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::Game;
-    use crate::rules::Rules;
-
-    /// Random's play-out, which decides in registers (`Position::play_out_piles`),
-    /// plays the game that asking `choose` move after move plays (the plain version:
-    /// the legal moves of the position in memory, then `apply`): the same piles,
-    /// stock, score and stream at the end, under every rule set of the family.
-    #[test]
-    fn random_play_out_is_choose_move_after_move() {
-        let all = crate::rules::all_rules();
-        let standard = std::iter::repeat_n(Rules::standard(), 500);
-        for (k, rules) in all.iter().copied().chain(standard).enumerate() {
-            for seed in [k as u64, 1000 + k as u64 * 7] {
-                let game = Game::from_seed(seed, rules);
-                let (mut plain, mut plain_rng) = (game.position().clone(), *game.rng());
-                while let Some(mv) = Random.choose(&plain, &mut plain_rng) {
-                    plain.apply(mv);
-                }
-                let (mut fast, mut rng) = (game.position().clone(), *game.rng());
-                Random.play_out(&mut fast, &mut rng);
-                fast.check_invariants();
-                let text = |pos: &Position| {
-                    pos.to_text()
-                        .split(' ')
-                        .take(2)
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
-                assert_eq!(text(&fast), text(&plain), "seed {seed} under {rules}");
-                assert_eq!(fast.score(), plain.score(), "seed {seed} under {rules}");
-                assert_eq!(rng, plain_rng, "seed {seed} under {rules}");
-            }
-        }
-    }
-
-    /// The listed real fills are the legal moves filtered as STRATEGIES.md words
-    /// it, in R3 order, on positions of every layout and rule set.
-    #[test]
-    fn real_fills_are_the_filtered_legal_moves() {
-        for pos in crate::rules::sample_positions(3000) {
-            let plain: Vec<Move> = rules::legal_moves(&pos)
-                .into_iter()
-                .filter(
-                    |&mv| matches!(mv, Move::Fill { src, .. } if pos.height(usize::from(src)) >= 2),
-                )
-                .collect();
-            assert_eq!(
-                real_fills(&pos).collect::<Vec<_>>(),
-                plain,
-                "{}",
-                pos.to_text()
-            );
-        }
-    }
-
-    #[test]
-    fn parse_specs() {
-        assert_eq!(Builtin::parse("random").unwrap(), Builtin::Random(Random));
-        assert_eq!(Builtin::parse(" Random ").unwrap(), Builtin::Random(Random));
-        for (bad, message) in [
-            (
-                "rand",
-                "unknown strategy 'rand': expected one of 'random', 'noop', 'simple', 'greedy', 'lookahead', \
-                 'montecarlo', 'hindsight', 'optimal', or a callable strategy(game) -> Move",
-            ),
-            (
-                "montecarlo:playouts=0",
-                "bad value '0' for parameter 'playouts' of strategy 'montecarlo': expected an int from 1 to 4294967295",
-            ),
-            (
-                "montecarlo:playouts=+3",
-                "bad value '+3' for parameter 'playouts' of strategy 'montecarlo': expected an int from 1 to 4294967295",
-            ),
-            (
-                "montecarlo:policy=random",
-                "bad value 'random' for parameter 'policy' of strategy 'montecarlo': \
-                 expected one of 'noop', 'simple', 'greedy', 'lookahead'",
-            ),
-            (
-                "montecarlo:depth=3",
-                "strategy 'montecarlo' has no parameter 'depth': its parameters are 'playouts', 'policy'",
-            ),
-            (
-                "hindsight:samples=0",
-                "bad value '0' for parameter 'samples' of strategy 'hindsight': expected an int from 1 to 4294967295",
-            ),
-            (
-                "hindsight:nodes=18446744073709551616",
-                "bad value '18446744073709551616' for parameter 'nodes' of strategy 'hindsight': \
-                 expected an int from 1 to 18446744073709551615",
-            ),
-            (
-                "hindsight:stock=-1",
-                "bad value '-1' for parameter 'stock' of strategy 'hindsight': \
-                 expected an int from 1 to 18446744073709551615",
-            ),
-            (
-                "hindsight:playouts=3",
-                "strategy 'hindsight' has no parameter 'playouts': its parameters are 'samples', 'nodes', 'stock', 'win'",
-            ),
-            ("greedy:x=1", "strategy 'greedy' has no parameter 'x': it takes none"),
-            ("random:", "strategy parameters must be key=value, got '' in 'random:'"),
-            ("random:x=1", "strategy 'random' has no parameter 'x': it takes none"),
-            ("random:x", "strategy parameters must be key=value, got 'x' in 'random:x'"),
-            ("random:x=1,x=2", "parameter 'x' is given twice in 'random:x=1,x=2'"),
-        ] {
-            let err = Builtin::parse(bad).unwrap_err();
-            assert_eq!((err.kind, err.message.as_str()), (ErrorKind::Strategy, message), "{bad:?}");
-        }
-        assert_eq!(
-            Builtin::parse("lookahead").unwrap(),
-            Builtin::Lookahead(Lookahead)
-        );
-        assert_eq!(
-            Builtin::parse("montecarlo").unwrap(),
-            Builtin::MonteCarlo(MonteCarlo {
-                playouts: 64,
-                policy: Policy::Noop
-            })
-        );
-        assert_eq!(
-            Builtin::parse(" MonteCarlo: playouts = 4294967295 , policy=Noop").unwrap(),
-            Builtin::MonteCarlo(MonteCarlo {
-                playouts: u32::MAX,
-                policy: Policy::Noop
-            })
-        );
-        assert!(Builtin::parse("montecarlo:playouts=4294967296").is_err());
-        assert_eq!(
-            Builtin::parse("hindsight").unwrap(),
-            Builtin::Hindsight(Hindsight {
-                samples: 64,
-                nodes: 20_000,
-                stock: 20,
-                win: 16
-            })
-        );
-        assert_eq!(
-            Builtin::parse(
-                "Hindsight: samples=007, nodes=18446744073709551615, stock=52, win=274877906944"
-            )
-            .unwrap(),
-            Builtin::Hindsight(Hindsight {
-                samples: 7,
-                nodes: u64::MAX,
-                stock: 52,
-                win: 1 << 38
-            })
-        );
-        assert!(Builtin::parse("hindsight:win=274877906945").is_err());
-        assert!(Builtin::parse("hindsight:win=0").is_err());
-        let params = Params::parse(
-            "montecarlo",
-            "montecarlo:playouts = 64, policy=greedy",
-            Some("playouts = 64, policy=greedy"),
-        )
-        .unwrap();
-        assert!(params.check(&["playouts", "policy"]).is_ok());
-        assert_eq!(params.get("playouts"), Some("64"));
-        assert_eq!(
-            params.check(&["playouts"]).unwrap_err().message,
-            "strategy 'montecarlo' has no parameter 'policy': its parameters are 'playouts'"
-        );
-    }
-
-    /// The random strategy makes the documented choice: the first discard, or
-    /// `legal_moves()[below(len)]`.
-    #[test]
-    fn random_follows_the_documented_algorithm() {
-        for seed in 0..500u64 {
-            let rules = [
-                Rules::standard(),
-                Rules::easy(),
-                Rules {
-                    relocate_single: true,
-                    ..Rules::strict()
-                },
-            ][seed as usize % 3];
-            let mut fast = Game::from_seed(seed, rules);
-            let mut plain = fast.clone();
-            loop {
-                let moves = plain.legal_moves();
-                let expected = match moves.first() {
-                    None => None,
-                    Some(&first @ Move::Discard(_)) => Some(first),
-                    Some(_) => Some(moves[plain.randbelow(moves.len() as u64) as usize]),
-                };
-                let mut rng = *fast.rng();
-                let chosen = Random.choose(fast.position(), &mut rng);
-                *fast.rng_mut() = rng;
-                assert_eq!(chosen, expected);
-                assert_eq!(fast.rng(), plain.rng());
-                let Some(mv) = chosen else { break };
-                fast.play(mv).unwrap();
-                plain.play(mv).unwrap();
-                if plain.history().len() > 2000 {
-                    break;
-                }
-            }
-        }
-    }
-
-    /// Each built-in's fast `play_out` plays what asking `choose` move after move
-    /// plays: the same score, end piles and stream, under rules that exercise every
-    /// branch (stuck deals, lone-card relocations, buried fills, the reverse order).
-    #[test]
-    fn play_out_is_choose_move_after_move() {
-        let builtins = [
-            "noop",
-            "simple",
-            "greedy",
-            "lookahead",
-            "montecarlo:playouts=2",
-            "montecarlo:playouts=1,policy=lookahead",
-            "hindsight:samples=2,nodes=2000,stock=52",
-        ];
-        let rules = [
-            Rules::standard(),
-            Rules {
-                deal: crate::rules::DealRule::Stuck,
-                relocate_single: true,
-                ..Rules::easy()
-            },
-            Rules {
-                ace_high: false,
-                ..Rules::strict()
-            },
-            Rules::aces_up_5(),
-            Rules::russian_aces(),
-            Rules::parse("easy,deal=any,suits=3,ranks=6,piles=5,deal_to=empty").unwrap(),
-            Rules::parse("deal=stuck,relocate_single=true,suits=2,ranks=4").unwrap(),
-        ];
-        for (k, spec) in builtins.iter().enumerate() {
-            let builtin = Builtin::parse(spec).unwrap();
-            for seed in 0..12u64 {
-                let rules = rules[(seed as usize + k) % rules.len()];
-                let mut asked = Game::from_seed(seed, rules);
-                while let Some(mv) = asked.ask(&builtin) {
-                    asked.play(mv).unwrap();
-                }
-                let (mut fast, mut rng) = (
-                    Game::from_seed(seed, rules).position().clone(),
-                    *Game::from_seed(seed, rules).rng(),
-                );
-                builtin.play_out(&mut fast, &mut rng);
-                fast.check_invariants();
-                assert_eq!(fast.score(), asked.score(), "{spec} on seed {seed}");
-                assert_eq!(
-                    (0..fast.piles())
-                        .map(|p| fast.pile(p).to_vec())
-                        .collect::<Vec<_>>(),
-                    (0..fast.piles())
-                        .map(|p| asked.position().pile(p).to_vec())
-                        .collect::<Vec<_>>()
-                );
-                assert_eq!(&rng, asked.rng(), "{spec} on seed {seed}");
-            }
-        }
-    }
-
-    /// Lone cards never move under the built-ins but random: under deal="stuck" with
-    /// relocate_single=True the first legal move is often one, and taking it would
-    /// move the same card back and forth forever.
-    #[test]
-    fn no_builtin_but_random_relocates_a_lone_card() {
-        let rules = Rules {
-            deal: crate::rules::DealRule::Stuck,
-            relocate_single: true,
-            ..Rules::standard()
-        };
-        for spec in [
-            "noop",
-            "simple",
-            "greedy",
-            "lookahead",
-            "montecarlo:playouts=1",
-            "hindsight:samples=1,nodes=500,stock=52",
-        ] {
-            let builtin = Builtin::parse(spec).unwrap();
-            for seed in 0..20u64 {
-                let mut game = Game::from_seed(seed, rules);
-                while let Some(mv) = game.ask(&builtin) {
-                    if let Move::Fill { src, .. } = mv {
-                        assert!(
-                            game.position().height(usize::from(src)) >= 2,
-                            "{spec} relocated a lone card"
-                        );
-                    }
-                    game.play(mv).unwrap();
-                }
-            }
-        }
-    }
-
-    /// Every built-in plays every layout to its end, within the layout's scores and
-    /// with the layout's cards (STRATEGIES.md holds for any P, S and R).
-    #[test]
-    fn every_builtin_plays_every_layout() {
-        for spec in builtin_names().iter().map(|n| n.to_string()).chain([
-            "montecarlo:playouts=2".into(),
-            "hindsight:samples=2,stock=52".into(),
-        ]) {
-            let builtin = Builtin::parse(&spec).unwrap();
-            for (k, rules) in [
-                "piles=5",
-                "deal_to=empty",
-                "deal=any",
-                "suits=1,ranks=4",
-                "suits=2,ranks=5,piles=5,deal_to=empty",
-                "easy,suits=4,ranks=3,deal=stuck",
-                "strict,ace_high=false,suits=3,ranks=7,piles=5",
-            ]
-            .iter()
-            .enumerate()
-            {
-                let rules = Rules::parse(rules).unwrap();
-                if builtin.plays(&rules).is_err() {
-                    continue; // "optimal" beyond its reach
-                }
-                let mut game = Game::from_seed(k as u64, rules);
-                while let Some(mv) = game.ask(&builtin) {
-                    game.play(mv).unwrap();
-                    assert!(
-                        game.history().len() < 10_000,
-                        "{spec} does not end under {rules}"
-                    );
-                }
-                assert!(game.is_over() && game.score() <= rules.win_score());
-                game.position().check_invariants();
-            }
-        }
-    }
-}
+#[path = "tests/strategies.rs"]
+mod tests;

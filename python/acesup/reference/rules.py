@@ -6,7 +6,7 @@ The rule functions take a position first: anything with ``rules`` (a Rules),
 (the cards not yet dealt; only their number matters to the rules). That is a
 ``Position``; ``Game`` holds one and asks these functions, deciding nothing itself.
 The native engine has the same functions, with the same names, in
-``crates/acesup/src/rules.rs``.
+``crates/acesup/src/rules.rs`` (the options in ``rules/options.rs``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ use super::state::{CompactState, CARDS};
 use super::table::{OutOfMemory, GENERATION_BITS};
 use crate::moves::MAX_PILES;
 use crate::rules::DealTo;
+#[cfg(test)]
+use {super::table::TableKey, std::collections::HashMap};
 
 /// The fields of a state's key ([`Search::key`]) above the bits of its cards
 /// (card index i at bit i): `dealt` (6 bits), `pins` (a bit a pile), a base a pile
@@ -155,5 +157,50 @@ impl<const N: usize, const P: usize, const OPEN: bool> Search<'_, N, P, OPEN> {
                 | u128::from(at) << (HOMES_AT + 3 * p as u32);
         }
         key | u128::from(cards)
+    }
+}
+
+/// The check of [`Search::key`] and [`Search::wide_key`] against the plain key
+/// of a state, its bytes: heights, `dealt`, `pins`, then every pile's cards.
+/// When on, every key a search stores must stand for one such key, and each
+/// for one key.
+#[cfg(test)]
+#[derive(Default)]
+pub(in crate::solver) struct KeyCheck {
+    pub(in crate::solver) on: bool,
+    generation: u64,
+    states: HashMap<[u64; 4], Vec<u8>>,
+    keys: HashMap<Vec<u8>, [u64; 4]>,
+    pub(in crate::solver) checked: usize,
+}
+
+#[cfg(test)]
+impl KeyCheck {
+    pub(in crate::solver) fn check<const N: usize, const P: usize>(
+        &mut self,
+        generation: u64,
+        key: impl TableKey,
+        c: &CompactState<N, P>,
+    ) {
+        if !self.on {
+            return;
+        }
+        if generation != self.generation {
+            self.generation = generation;
+            self.states.clear();
+            self.keys.clear();
+        }
+        let mut bytes = c.heights.to_vec();
+        bytes.extend([c.dealt, c.pins]);
+        for p in 0..P {
+            bytes.extend_from_slice(c.pile(p));
+        }
+        let key = key.words();
+        assert_eq!(
+            self.states.entry(key).or_insert_with(|| bytes.clone()),
+            &bytes
+        );
+        assert_eq!(*self.keys.entry(bytes).or_insert(key), key);
+        self.checked += 1;
     }
 }

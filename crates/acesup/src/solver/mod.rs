@@ -163,7 +163,7 @@ impl Solver {
             layouts: Vec::new(),
             nodes: 0,
             #[cfg(test)]
-            keys: tests::KeyCheck::default(),
+            keys: keys::KeyCheck::default(),
         };
         Solver {
             buffers,

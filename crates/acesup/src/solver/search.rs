@@ -59,7 +59,7 @@ pub(super) struct SearchBuffers {
     pub(super) nodes: u64,
     /// The tests' check of the keys against the states' bytes, when on.
     #[cfg(test)]
-    pub(super) keys: super::tests::KeyCheck,
+    pub(super) keys: super::keys::KeyCheck,
 }
 
 /// Why a search stopped without a verdict.

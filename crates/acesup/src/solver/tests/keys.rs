@@ -79,49 +79,6 @@ fn the_table_is_exact() {
     check(&wide);
 }
 
-/// The check of [`Search::key`] and [`Search::wide_key`] against the plain key
-/// of a state, its bytes: heights, `dealt`, `pins`, then every pile's cards.
-/// When on, every key a search stores must stand for one such key, and each
-/// for one key.
-#[derive(Default)]
-pub(in crate::solver) struct KeyCheck {
-    on: bool,
-    generation: u64,
-    states: HashMap<[u64; 4], Vec<u8>>,
-    keys: HashMap<Vec<u8>, [u64; 4]>,
-    checked: usize,
-}
-
-impl KeyCheck {
-    pub(in crate::solver) fn check<const N: usize, const P: usize>(
-        &mut self,
-        generation: u64,
-        key: impl TableKey,
-        c: &CompactState<N, P>,
-    ) {
-        if !self.on {
-            return;
-        }
-        if generation != self.generation {
-            self.generation = generation;
-            self.states.clear();
-            self.keys.clear();
-        }
-        let mut bytes = c.heights.to_vec();
-        bytes.extend([c.dealt, c.pins]);
-        for p in 0..P {
-            bytes.extend_from_slice(c.pile(p));
-        }
-        let key = key.words();
-        assert_eq!(
-            self.states.entry(key).or_insert_with(|| bytes.clone()),
-            &bytes
-        );
-        assert_eq!(*self.keys.entry(bytes).or_insert(key), key);
-        self.checked += 1;
-    }
-}
-
 /// Every key that the searches of the plain-search comparisons store stands
 /// for one state, and each state has one key, under every layout and option:
 /// random positions of the family and of the standard deck, kpat's rules,

@@ -1,8 +1,6 @@
 //! The solver's tests: the generators of positions and the helpers they share; the
 //! tests themselves by subject in the modules below.
 
-pub(super) use keys::KeyCheck;
-
 use super::arrangements::{arrangements, lone_cards};
 use super::context::StockContext;
 use super::quick::QUICK_NODES;
@@ -20,7 +18,7 @@ use crate::position::Position;
 use crate::rng::{shuffle_slice, Rng};
 use crate::rules::{self, DealRule, DealTo, FillRule, Rules};
 use crate::stats::Stats;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
