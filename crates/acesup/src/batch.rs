@@ -484,6 +484,43 @@ pub struct Batch {
     reward: Vec<u8>,
 }
 
+/// The buffers of a batch of `n` slots, `width` items a slot, allocated fallibly:
+/// a `MemoryError` naming the bytes where `vec!` would abort the process.
+struct Buffers {
+    n: usize,
+    width: usize,
+    /// The bytes a slot needs in all ([`Batch::slot_bytes`]), for the message.
+    per: usize,
+}
+
+impl Buffers {
+    /// An empty vector with room for `n * width` items.
+    fn empty<T>(&self) -> Result<Vec<T>> {
+        let mut buffer = Vec::new();
+        let len = self.n.checked_mul(self.width);
+        match len.map(|len| buffer.try_reserve_exact(len)) {
+            Some(Ok(())) => Ok(buffer),
+            _ => Err(Error::new(
+                ErrorKind::Memory,
+                format!(
+                    "a Batch of {} slots needs {} bytes ({} a slot), but an allocation of {} bytes of them failed",
+                    self.n,
+                    (self.n as u128) * (self.per as u128),
+                    self.per,
+                    (self.n as u128) * (self.width * size_of::<T>()) as u128
+                ),
+            )),
+        }
+    }
+
+    /// `n * width` copies of `value`.
+    fn filled<T: Clone>(&self, value: T) -> Result<Vec<T>> {
+        let mut buffer = self.empty()?;
+        buffer.resize(self.n * self.width, value);
+        Ok(buffer)
+    }
+}
+
 /// What a [`Batch`] is beyond its construction arguments: enough to rebuild it
 /// ([`Batch::restore`]), for pickling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -527,6 +564,8 @@ impl Batch {
             active: false,
             actions: History::default(),
         };
+        let per = Batch::slot_bytes(&layout, keep_scores);
+        let buffer = |width: usize| Buffers { n, width, per };
         let mut batch = Batch {
             rules,
             layout,
@@ -538,17 +577,21 @@ impl Batch {
             dealt: 0,
             finished: 0,
             stats: Stats::empty(rules.win_score()),
-            scores: keep_scores.then(Vec::new),
-            slots: vec![blank; n],
-            observation: vec![0; n * o],
-            ended: Vec::new(),
-            final_rows: Vec::new(),
-            deals: vec![None; n],
-            mask: vec![0; n * a],
-            score: vec![0; n],
-            terminated: vec![false; n],
-            won: vec![false; n],
-            reward: vec![0; n],
+            scores: if keep_scores {
+                Some(buffer(1).empty()?)
+            } else {
+                None
+            },
+            slots: buffer(1).filled(blank)?,
+            observation: buffer(o).filled(0)?,
+            ended: buffer(1).empty()?,
+            final_rows: buffer(o).filled(0)?,
+            deals: buffer(1).filled(None)?,
+            mask: buffer(a).filled(0)?,
+            score: buffer(1).filled(0)?,
+            terminated: buffer(1).filled(false)?,
+            won: buffer(1).filled(false)?,
+            reward: buffer(1).filled(0)?,
         };
         for slot in 0..n {
             if !batch.deal_into(slot) {
@@ -556,8 +599,28 @@ impl Batch {
             }
         }
         // Written now, not page by page as games end: the memory is all there at once.
-        batch.final_rows = batch.observation.clone();
+        batch.final_rows.copy_from_slice(&batch.observation);
         Ok(batch)
+    }
+
+    /// The bytes that a batch under `layout` takes for each slot at its peak (within
+    /// a few percent of the resident memory measured): its part of every buffer (its
+    /// [`Slot`], its rows of the observations and the mask, its entries in `deals`
+    /// and `ended` and in the byte arrays, its first score with `keep_scores`), the
+    /// actions of a long game beyond the [`INLINE_ACTIONS`] kept in place, and the
+    /// copies that reading the arrays makes (the final observation's row twice, as
+    /// a vector and as bytes, the mask's row once). [`Batch::new`] allocates the
+    /// buffers at once; `acesup.resources` checks n times this before it does.
+    pub fn slot_bytes(layout: &Layout, keep_scores: bool) -> usize {
+        let (o, a) = (layout.observation_size(), layout.num_actions());
+        size_of::<Slot>()
+            + 4 * o
+            + 2 * a
+            + size_of::<Option<u64>>()
+            + size_of::<usize>()
+            + 4
+            + usize::from(keep_scores)
+            + 2 * INLINE_ACTIONS
     }
 
     pub fn rules(&self) -> &Rules {
