@@ -111,6 +111,10 @@ class Batch(BatchBase):
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        """Loads a pickled Batch, this one unchanged on an error: ``ValueError`` when
+        the state's books disagree (acesup.reference.batch.books_problem) or a
+        slot's actions do not replay."""
+        engine = BatchEngine.restore(state["_encoding"].rules, state["_seed"], state["_start"], state["_games"],
+                                     state["_auto_discard"], state["_engine"])
         self.__dict__.update(state)
-        self._engine = BatchEngine.restore(self.rules, self._seed, self._start, self._games,
-                                           self._auto_discard, state["_engine"])
+        self._engine = engine

@@ -1,9 +1,15 @@
-"""What a Batch may ask of the machine (issue "Hardening, round two", item 1): a
-batch larger than the memory or the address space is a MemoryError naming the
-bytes, never an abort. The runs that aborted the interpreter run in a subprocess."""
+"""What a Batch may ask of the machine, and what its pickle may say (issue "Hardening,
+round two", items 1 and 4): a batch larger than the memory or the address space
+is a MemoryError naming the bytes, never an abort; a pickled state whose books
+disagree is a ValueError naming the disagreement, the Batch loaded into unchanged.
+The runs that aborted the interpreter run in a subprocess."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
+import numpy as np
 import pytest
 
 from helpers import run_isolated
@@ -47,3 +53,80 @@ def test_the_slot_bytes_cover_the_arrays(engine):
     """Each engine counts at least the rows of its arrays a slot."""
     batch = engine.Batch(2)
     assert batch._slot_bytes(False) >= 2 * batch.observation_size + batch.num_actions
+
+
+# --- pickles whose books disagree ------------------------------------------------------
+
+
+def books(engine, batch):
+    """The books of ``batch``'s pickled state, as (state, a dict of its dealt,
+    finished, histogram and scores, and a function that writes such a dict back)."""
+    state = copy.deepcopy(batch.__getstate__() if hasattr(batch, "_engine") else batch.__dict__)
+    if "_engine" in state:
+        fields = list(state["_engine"])
+        read = {"dealt": fields[1], "finished": fields[2], "histogram": list(fields[3]), "scores": fields[4]}
+
+        def write(books):
+            fields[1:5] = books["dealt"], books["finished"], books["histogram"], books["scores"]
+            state["_engine"] = tuple(fields)
+    else:
+        read = {"dealt": state["_next"] - state["_start"], "finished": state["_finished"],
+                "histogram": list(state["_histogram"]), "scores": bytes(state["_scores"])}
+
+        def write(books):
+            state["_next"] = state["_start"] + books["dealt"]
+            state["_finished"], state["_histogram"] = books["finished"], books["histogram"]
+            state["_scores"] = bytearray(books["scores"])
+    return state, read, write
+
+
+def played(engine):
+    """A batch of 4 slots over 20 games, with scores, some of them over."""
+    batch = engine.Batch(4, seed=7, games=20, scores=True)
+    while batch.finished < 3:
+        batch.step(batch.action_mask.argmax(axis=1))
+    return batch
+
+
+def shorter_scores(b):
+    b["scores"] = b["scores"][:2]
+
+
+def more_games_counted(b):
+    b["histogram"][5] += 100
+
+
+def all_dealt_none_finished(b):
+    b["dealt"] = 20
+    b["finished"] = 0
+    b["histogram"] = [0] * len(b["histogram"])
+
+
+@pytest.mark.parametrize(("tamper", "message"), [
+    (shorter_scores, "a Batch state with 2 scores, not one for each of the {dealt} games dealt"),
+    (more_games_counted, "a Batch state whose histogram counts {counted} games in 49 scores, "
+                         "not the {finished} finished in 49"),
+    (all_dealt_none_finished, "a Batch state with 0 games finished and 4 played, not the 20 dealt"),
+])
+def test_a_pickle_whose_books_disagree_is_refused(engine, tamper, message):
+    # The native Batch took these: a step panicked (PanicException, which `except
+    # Exception` misses), stats() counted 100 games none played, done never came.
+    batch = played(engine)
+    state, read, write = books(engine, batch)
+    expected = message.format(dealt=read["dealt"], finished=read["finished"], counted=read["finished"] + 100)
+    tamper(read)
+    write(read)
+    before = (batch.next_index, batch.finished, batch.stats(), batch.observation.tobytes())
+    with pytest.raises(ValueError) as info:
+        batch.__setstate__(state)
+    assert str(info.value) == expected
+    assert (batch.next_index, batch.finished, batch.stats(), batch.observation.tobytes()) == before
+    batch.step(batch.action_mask.argmax(axis=1))  # still whole
+
+
+def test_an_honest_pickle_still_loads(engine):
+    batch = played(engine)
+    twin = pickle.loads(pickle.dumps(batch))
+    assert (twin.next_index, twin.finished, twin.stats()) == (batch.next_index, batch.finished, batch.stats())
+    actions = batch.action_mask.argmax(axis=1)
+    assert np.array_equal(twin.step(actions), batch.step(actions))

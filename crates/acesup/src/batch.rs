@@ -989,6 +989,9 @@ impl Batch {
                 "a Batch state of another shape",
             ));
         }
+        if let Some(problem) = books_problem(&state, start, rules.win_score()) {
+            return Err(Error::new(ErrorKind::Value, problem));
+        }
         for (i, (index, active, actions)) in state.slots.into_iter().enumerate() {
             let mut game = Game::from_seed(game_seed(seed, index), rules);
             batch.play_forced(&mut game);
@@ -999,6 +1002,12 @@ impl Batch {
                     })?;
                 game.play(mv)?;
                 batch.play_forced(&mut game);
+            }
+            if active && game.is_over() {
+                return Err(Error::new(
+                    ErrorKind::Value,
+                    format!("a Batch state whose slot {i} plays game {index}, which is over"),
+                ));
             }
             let slot = &mut batch.slots[i];
             slot.pos = game.position().clone();
@@ -1016,6 +1025,60 @@ impl Batch {
         batch.final_rows = state.final_observation;
         Ok(batch)
     }
+}
+
+/// Why the books of `state`, a batch state of a run from game `start` whose games
+/// are won at `win_score`, disagree with each other (so that a step would count a
+/// game twice, write a score where none is kept, or never end the run); `None`
+/// when they agree. The reference Batch's `books_problem` says the same.
+fn books_problem(state: &BatchState, start: u64, win_score: usize) -> Option<String> {
+    let (dealt, finished) = (state.dealt, state.finished);
+    let counted: u128 = state.histogram.iter().map(|&c| u128::from(c)).sum();
+    if state.histogram.len() != win_score + 1 || counted != finished {
+        return Some(format!(
+            "a Batch state whose histogram counts {counted} games in {} scores, not the {finished} finished in {}",
+            state.histogram.len(),
+            win_score + 1
+        ));
+    }
+    let mut playing = std::collections::HashSet::new();
+    for (i, &(index, active, _)) in state.slots.iter().enumerate() {
+        if index < start || u128::from(index - start) >= dealt {
+            return Some(format!(
+                "a Batch state whose slot {i} holds game {index}, not one of the {dealt} dealt from game {start}"
+            ));
+        }
+        if active && !playing.insert(index) {
+            return Some(format!(
+                "a Batch state whose slot {i} plays game {index}, which another slot plays"
+            ));
+        }
+    }
+    if finished + playing.len() as u128 != dealt {
+        return Some(format!(
+            "a Batch state with {finished} games finished and {} played, not the {dealt} dealt",
+            playing.len()
+        ));
+    }
+    let scores = state.scores.as_ref()?;
+    if scores.len() as u128 != dealt {
+        return Some(format!(
+            "a Batch state with {} scores, not one for each of the {dealt} games dealt",
+            scores.len()
+        ));
+    }
+    let mut histogram = vec![0; win_score + 1];
+    for (offset, &score) in scores.iter().enumerate() {
+        if !playing.contains(&(start + offset as u64)) {
+            match histogram.get_mut(usize::from(score)) {
+                Some(count) => *count += 1,
+                None => histogram.clear(),
+            }
+        }
+    }
+    (histogram != state.histogram).then(|| {
+        "a Batch state whose scores of the finished games disagree with its histogram".to_string()
+    })
 }
 
 /// The most actions ([`Layout::num_actions`] on five piles: the discards, 11 fills for
