@@ -382,4 +382,5 @@ def optimal(
     *,
     threads: int | None = None,
     progress: Callable[[int, int, int], object] | None = None,
+    max_states: int | None = None,
 ) -> Fraction: ...

@@ -1000,6 +1000,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{args.parser.prog}: interrupted", file=sys.stderr)
         return INTERRUPTED
+    except MemoryError as err:  # a computation past its memory limit (acesup.optimal's max_states)
+        print(f"{args.parser.prog}: error: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (`acesup solve … | head`): stop quietly, as Unix tools do.
         _discard_output()
