@@ -8,7 +8,7 @@ use crate::game::PyGame;
 use crate::protocols::lock;
 use crate::rules::rules_arg;
 use crate::stats::PyStats;
-use acesup::{Batch, BatchState};
+use acesup::{Batch, BatchState, Spaces};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -76,6 +76,14 @@ impl PyBatchEngine {
         let rules = rules_arg(rules)?;
         let batch = Batch::new(n, rules, seed, start, games, auto_discard, scores).or_py()?;
         Ok(PyBatchEngine(Mutex::new(batch)))
+    }
+
+    /// The bytes that a batch under `rules` allocates for each slot
+    /// (`Batch::slot_bytes`): what `acesup.resources.check_batch_fits` checks.
+    #[staticmethod]
+    fn slot_bytes(rules: Option<&Bound<'_, PyAny>>, scores: bool) -> PyResult<usize> {
+        let rules = rules_arg(rules)?;
+        Ok(Batch::slot_bytes(&Spaces::new(&rules), scores))
     }
 
     /// Plays one step (`Batch::step`) with `actions`, one byte per slot, and

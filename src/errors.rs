@@ -2,7 +2,7 @@
 //! error into them.
 
 use acesup::{Error, ErrorKind};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::PyErr;
 
 pyo3::import_exception!(acesup.errors, CardError);
@@ -27,6 +27,7 @@ pub fn py_err(e: Error) -> PyErr {
         ErrorKind::Undo => UndoError::new_err(message),
         ErrorKind::Strategy => StrategyError::new_err(message),
         ErrorKind::Value => PyValueError::new_err(message),
+        ErrorKind::Memory => PyMemoryError::new_err(message),
     }
 }
 

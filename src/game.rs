@@ -65,9 +65,16 @@ fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
             type_name(deck)
         )));
     }
+    // A deck with a length is read whole, to name its length; one without (an
+    // iterator, which may never end) up to the card past the largest deck.
+    static SIZED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let endless = !deck.is_instance(SIZED.import(py, "collections.abc", "Sized")?)?;
     let mut cards = Vec::new();
     for (position, item) in deck.try_iter()?.enumerate() {
         let item = item?;
+        if endless && position == acesup::DECK_SIZE {
+            return Err(acesup::deck_too_long()).or_py();
+        }
         if let Ok(card) = item.cast::<PyCard>() {
             cards.push(card.get().0);
         } else if let Ok(text) = item.cast::<PyString>() {
@@ -323,23 +330,15 @@ py_methods!(PyGame [mutable, equatable] {
         let history = dict
             .get_item("history")?
             .ok_or_else(|| PyValueError::new_err("history"))?;
-        // The moves as far as they convert; replayed before the first that does not,
-        // so that a pickle fails on its first bad move, whichever way it is bad.
-        let mut moves = self.game().history().to_vec();
-        let mut unreadable = None;
-        for mv in history.try_iter()? {
-            match mv.and_then(|mv| move_arg(&mv, "play()")) {
-                Ok(mv) => moves.push(mv),
-                Err(err) => {
-                    unreadable = Some(err);
-                    break;
-                }
-            }
-        }
+        // Each move played as it is read, so that a pickle fails on its first bad
+        // move, whichever way it is bad, and a history longer than the game can hold
+        // fails on its first move past the end; Ctrl-C stops an endless one that
+        // only moves a lone card back and forth.
         let start = self.game().start_position();
-        let mut game = Game::replay(start, &moves, Rng::new(0)).or_py()?;
-        if let Some(err) = unreadable {
-            return Err(err);
+        let mut game = Game::replay(start, self.game().history(), Rng::new(0)).or_py()?;
+        for mv in history.try_iter()? {
+            state.py().check_signals()?;
+            game.play(move_arg(&mv?, "play()")?).or_py()?;
         }
         let stream = dict
             .get_item("stream")?

@@ -100,22 +100,33 @@ fn watched<T: Send>(
 /// sees the stock wins a uniformly random deal of `rules` (docs/OPTIMAL.md), on
 /// all cores (`threads=None`) or `threads` threads, with the GIL released; Ctrl-C
 /// stops it, and `progress(done, total, states)` is called as it runs.
+/// `MemoryError` once it would keep more than `max_states` positions (None: as
+/// many as the memory available holds, `acesup.resources.default_max_states`).
 #[pyfunction]
-#[pyo3(signature = (rules, *, threads = None, progress = None))]
+#[pyo3(signature = (rules, *, threads = None, progress = None, max_states = None))]
 pub fn optimal<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
+    max_states: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rules = rules_arg(Some(rules))?;
     let threads = threads_arg(threads)?;
     let callback = progress_arg(progress)?;
+    let max_states = py
+        .import("acesup.resources")?
+        .getattr("max_states_arg")?
+        .call1((max_states, engine::STATE_BYTES))?
+        .extract()?;
     if rules.deck_size() > engine::MAX_DECK {
         return Err(engine::out_of_reach(&rules, engine::MAX_DECK)).or_py();
     }
     let pool = Pool::new(threads).or_py()?;
-    let state = Progress::default();
+    let state = Progress {
+        max_states,
+        ..Progress::default()
+    };
     let optimum = watched(py, callback.as_ref(), &state, || match &pool {
         Pool::Current => engine::optimal(rules, false, &state),
         Pool::Global => engine::optimal(rules, true, &state),

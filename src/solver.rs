@@ -113,6 +113,7 @@ py_methods!(PySolution [value] {
                 )));
             }
             m.try_iter()?
+                .take(solver::MAX_LINE + 1)
                 .map(|mv| move_arg(&mv?, "Solution()"))
                 .collect()
         })?;

@@ -13,6 +13,9 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from contextlib import contextmanager
@@ -372,3 +375,38 @@ def ctrl_c_after(seconds):
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
         lasted.append(time.monotonic() - start)
+
+
+ADDRESS_SPACE_LIMIT = """
+import resource
+
+def limit_address_space(headroom):
+    # RLIMIT_AS (ulimit -v) set to this process's address space and `headroom` bytes.
+    with open("/proc/self/status") as status:
+        used = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize"))
+    resource.setrlimit(resource.RLIMIT_AS, (used + headroom, resource.getrlimit(resource.RLIMIT_AS)[1]))
+"""
+
+
+def run_isolated(source, timeout=60, ctrl_c_after=None):
+    """Runs ``source`` (dedented, with ``limit_address_space(headroom)`` defined) in
+    a new interpreter, so that an abort, a hang or a runaway allocation fails the
+    test that asked instead of killing pytest: returns the return code and the
+    output, or raises ``subprocess.TimeoutExpired`` after ``timeout`` seconds.
+    With ``ctrl_c_after``, the process is sent SIGINT that many seconds after it
+    prints its first line (from outside: a thread of its own could not run while
+    native code holds the GIL)."""
+    code = ADDRESS_SPACE_LIMIT + textwrap.dedent(source)
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as process:
+        try:
+            first = ""
+            if ctrl_c_after is not None:
+                first = process.stdout.readline()
+                time.sleep(ctrl_c_after)
+                process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    return subprocess.CompletedProcess(process.args, process.returncode, first + out, err)

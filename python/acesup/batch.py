@@ -29,6 +29,9 @@ class Batch(BatchBase):
         self._n = self._configure(Game, Move, n, rules, seed, start, auto_discard, games, scores)
         self._engine = BatchEngine(self._n, self.rules, self._seed, self._start, self._games, auto_discard, scores)
 
+    def _slot_bytes(self, scores: bool) -> int:
+        return BatchEngine.slot_bytes(self.rules, scores)
+
     n = property(lambda self: self._n, doc="The number of slots.")
     next_index = property(lambda self: self._engine.next_index, doc="The next game index that no slot has taken yet.")
     finished = property(lambda self: self._engine.finished, doc="The number of games of the run that are over.")
@@ -108,6 +111,10 @@ class Batch(BatchBase):
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        """Loads a pickled Batch, this one unchanged on an error: ``ValueError`` when
+        the state's books disagree (acesup.reference.batch.books_problem) or a
+        slot's actions do not replay."""
+        engine = BatchEngine.restore(state["_encoding"].rules, state["_seed"], state["_start"], state["_games"],
+                                     state["_auto_discard"], state["_engine"])
         self.__dict__.update(state)
-        self._engine = BatchEngine.restore(self.rules, self._seed, self._start, self._games,
-                                           self._auto_discard, state["_engine"])
+        self._engine = engine

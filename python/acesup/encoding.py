@@ -176,11 +176,15 @@ class BatchBase:
         if games < n:
             raise ValueError(f"games must be at least n (every slot starts with a game), got games={games} for n={n}")
         self._encoding = Encoding(game, move, rules)
-        # A slot's rows: its observation twice (the final one kept), its action mask.
-        check_batch_fits(n, 2 * self._encoding.observation_size + self._encoding.num_actions)
+        check_batch_fits(n, self._slot_bytes(bool(scores)))
         self._seed, self._start, self._games = seed, start, games
         self._auto_discard, self._record = bool(auto_discard), bool(scores)  # checked just above
         return n
+
+    def _slot_bytes(self, scores: bool) -> int:
+        """The bytes this engine's Batch allocates a slot under the rules of
+        ``self._encoding`` (with ``scores=scores``), for the memory check."""
+        raise NotImplementedError
 
     n: int
     next_index: int

@@ -263,6 +263,43 @@ pub struct Batch {
     reward: Vec<u8>,
 }
 
+/// The buffers of a batch of `n` slots, `width` items a slot, allocated fallibly:
+/// a `MemoryError` naming the bytes where `vec!` would abort the process.
+struct Buffers {
+    n: usize,
+    width: usize,
+    /// The bytes a slot needs in all ([`Batch::slot_bytes`]), for the message.
+    per: usize,
+}
+
+impl Buffers {
+    /// An empty vector with room for `n * width` items.
+    fn empty<T>(&self) -> Result<Vec<T>> {
+        let mut buffer = Vec::new();
+        let len = self.n.checked_mul(self.width);
+        match len.map(|len| buffer.try_reserve_exact(len)) {
+            Some(Ok(())) => Ok(buffer),
+            _ => Err(Error::new(
+                ErrorKind::Memory,
+                format!(
+                    "a Batch of {} slots needs {} bytes ({} a slot), but an allocation of {} bytes of them failed",
+                    self.n,
+                    (self.n as u128) * (self.per as u128),
+                    self.per,
+                    (self.n as u128) * (self.width * size_of::<T>()) as u128
+                ),
+            )),
+        }
+    }
+
+    /// `n * width` copies of `value`.
+    fn filled<T: Clone>(&self, value: T) -> Result<Vec<T>> {
+        let mut buffer = self.empty()?;
+        buffer.resize(self.n * self.width, value);
+        Ok(buffer)
+    }
+}
+
 /// What a [`Batch`] is beyond its construction arguments: enough to rebuild it
 /// ([`Batch::restore`]), for pickling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -306,6 +343,8 @@ impl Batch {
             active: false,
             actions: History::default(),
         };
+        let per = Batch::slot_bytes(&spaces, keep_scores);
+        let buffer = |width: usize| Buffers { n, width, per };
         let mut batch = Batch {
             rules,
             spaces,
@@ -317,17 +356,21 @@ impl Batch {
             dealt: 0,
             finished: 0,
             stats: Stats::empty(rules.win_score()),
-            scores: keep_scores.then(Vec::new),
-            slots: vec![blank; n],
-            observation: vec![0; n * o],
-            ended: Vec::new(),
-            final_rows: Vec::new(),
-            deals: vec![None; n],
-            mask: vec![0; n * a],
-            score: vec![0; n],
-            terminated: vec![false; n],
-            won: vec![false; n],
-            reward: vec![0; n],
+            scores: if keep_scores {
+                Some(buffer(1).empty()?)
+            } else {
+                None
+            },
+            slots: buffer(1).filled(blank)?,
+            observation: buffer(o).filled(0)?,
+            ended: buffer(1).empty()?,
+            final_rows: buffer(o).filled(0)?,
+            deals: buffer(1).filled(None)?,
+            mask: buffer(a).filled(0)?,
+            score: buffer(1).filled(0)?,
+            terminated: buffer(1).filled(false)?,
+            won: buffer(1).filled(false)?,
+            reward: buffer(1).filled(0)?,
         };
         for slot in 0..n {
             if !batch.deal_into(slot) {
@@ -335,8 +378,28 @@ impl Batch {
             }
         }
         // Written now, not page by page as games end: the memory is all there at once.
-        batch.final_rows = batch.observation.clone();
+        batch.final_rows.copy_from_slice(&batch.observation);
         Ok(batch)
+    }
+
+    /// The bytes that a batch under `spaces` takes for each slot at its peak (within
+    /// a few percent of the resident memory measured): its part of every buffer (its
+    /// [`Slot`], its rows of the observations and the mask, its entries in `deals`
+    /// and `ended` and in the byte arrays, its first score with `keep_scores`), the
+    /// actions of a long game beyond the [`INLINE_ACTIONS`] kept in place, and the
+    /// copies that reading the arrays makes (the final observation's row twice, as
+    /// a vector and as bytes, the mask's row once). [`Batch::new`] allocates the
+    /// buffers at once; `acesup.resources` checks n times this before it does.
+    pub fn slot_bytes(spaces: &Spaces, keep_scores: bool) -> usize {
+        let (o, a) = (spaces.observation_size(), spaces.num_actions());
+        size_of::<Slot>()
+            + 4 * o
+            + 2 * a
+            + size_of::<Option<u64>>()
+            + size_of::<usize>()
+            + 4
+            + usize::from(keep_scores)
+            + 2 * INLINE_ACTIONS
     }
 
     pub fn rules(&self) -> &Rules {
@@ -705,6 +768,9 @@ impl Batch {
                 "a Batch state of another shape",
             ));
         }
+        if let Some(problem) = books_problem(&state, start, rules.win_score()) {
+            return Err(Error::new(ErrorKind::Value, problem));
+        }
         for (i, (index, active, actions)) in state.slots.into_iter().enumerate() {
             let mut game = Game::from_seed(game_seed(seed, index), rules);
             batch.play_forced(&mut game);
@@ -715,6 +781,12 @@ impl Batch {
                     })?;
                 game.play(mv)?;
                 batch.play_forced(&mut game);
+            }
+            if active && game.is_over() {
+                return Err(Error::new(
+                    ErrorKind::Value,
+                    format!("a Batch state whose slot {i} plays game {index}, which is over"),
+                ));
             }
             let slot = &mut batch.slots[i];
             slot.pos = game.position().clone();
@@ -732,6 +804,60 @@ impl Batch {
         batch.final_rows = state.final_observation;
         Ok(batch)
     }
+}
+
+/// Why the books of `state`, a batch state of a run from game `start` whose games
+/// are won at `win_score`, disagree with each other (so that a step would count a
+/// game twice, write a score where none is kept, or never end the run); `None`
+/// when they agree. The reference Batch's `books_problem` says the same.
+fn books_problem(state: &BatchState, start: u64, win_score: usize) -> Option<String> {
+    let (dealt, finished) = (state.dealt, state.finished);
+    let counted: u128 = state.histogram.iter().map(|&c| u128::from(c)).sum();
+    if state.histogram.len() != win_score + 1 || counted != finished {
+        return Some(format!(
+            "a Batch state whose histogram counts {counted} games in {} scores, not the {finished} finished in {}",
+            state.histogram.len(),
+            win_score + 1
+        ));
+    }
+    let mut playing = std::collections::HashSet::new();
+    for (i, &(index, active, _)) in state.slots.iter().enumerate() {
+        if index < start || u128::from(index - start) >= dealt {
+            return Some(format!(
+                "a Batch state whose slot {i} holds game {index}, not one of the {dealt} dealt from game {start}"
+            ));
+        }
+        if active && !playing.insert(index) {
+            return Some(format!(
+                "a Batch state whose slot {i} plays game {index}, which another slot plays"
+            ));
+        }
+    }
+    if finished + playing.len() as u128 != dealt {
+        return Some(format!(
+            "a Batch state with {finished} games finished and {} played, not the {dealt} dealt",
+            playing.len()
+        ));
+    }
+    let scores = state.scores.as_ref()?;
+    if scores.len() as u128 != dealt {
+        return Some(format!(
+            "a Batch state with {} scores, not one for each of the {dealt} games dealt",
+            scores.len()
+        ));
+    }
+    let mut histogram = vec![0; win_score + 1];
+    for (offset, &score) in scores.iter().enumerate() {
+        if !playing.contains(&(start + offset as u64)) {
+            match histogram.get_mut(usize::from(score)) {
+                Some(count) => *count += 1,
+                None => histogram.clear(),
+            }
+        }
+    }
+    (histogram != state.histogram).then(|| {
+        "a Batch state whose scores of the finished games disagree with its histogram".to_string()
+    })
 }
 
 #[cfg(test)]

@@ -201,6 +201,15 @@ pub(crate) fn card_set_problem(cards: &[Card], deck: &[Card], what: &str) -> Opt
 
 /// Ok when `cards` are the cards of `deck` (a layout's deck) in some order (R1.3);
 /// `DeckError` naming the problem otherwise (see [`card_set_problem`]).
+/// The `DeckError` of a deck read past [`DECK_SIZE`] cards: longer than any
+/// layout's deck, so its reader stops there rather than read an endless one.
+pub fn deck_too_long() -> Error {
+    Error::new(
+        ErrorKind::Deck,
+        format!("the deck holds more than {DECK_SIZE} cards, more than any layout's deck (R1.4)"),
+    )
+}
+
 pub(crate) fn check_deck(cards: &[Card], deck: &[Card]) -> Result<()> {
     match card_set_problem(cards, deck, "the deck") {
         Some(problem) => Err(Error::new(ErrorKind::Deck, problem)),

@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// Which exception of `acesup.errors` an [`Error`] stands for (`Value` is a plain
-/// `ValueError`).
+/// `ValueError`, `Memory` a `MemoryError`: an allocation or a memory limit refused).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     Card,
@@ -16,6 +16,7 @@ pub enum ErrorKind {
     Undo,
     Strategy,
     Value,
+    Memory,
 }
 
 /// An error of the engine: its kind and the message shown to the user.

@@ -59,7 +59,7 @@ mod stats;
 mod strategies;
 
 pub use batch::{Batch, BatchState, Spaces};
-pub use cards::{parse_cards, Card, DECK_SIZE};
+pub use cards::{deck_too_long, parse_cards, Card, DECK_SIZE};
 pub use deals::{deck_from_kpat, deck_from_pysol, deck_from_seed, KPAT_MAX, PYSOL_MAX};
 pub use error::{Error, ErrorKind, Result};
 pub use game::Game;

@@ -33,6 +33,13 @@ use std::sync::{Arc, Mutex};
 /// piles, and n! of the stock below 2⁶⁴ (20 cards).
 pub const MAX_DECK: usize = 24;
 
+/// The bytes of memory to allow a position of the memo: about twice the 135 that
+/// one takes at the peak over 3,000,000 positions of `suits=4,ranks=6,piles=5`
+/// (its key and value in a shard's hash map, with the map's spare room), for the
+/// rounds' own memos and a map's doubling. `acesup.resources` divides the memory
+/// available by it for the default `max_states`.
+pub const STATE_BYTES: u64 = 256;
+
 /// The largest deck the `"optimal"` strategy computes a table for, within
 /// minutes on two cores (RESULTS.md, the frontier).
 pub const STRATEGY_MAX_DECK: usize = 16;
@@ -50,15 +57,30 @@ pub fn out_of_reach(rules: &Rules, most: usize) -> Error {
     )
 }
 
+/// The `MemoryError` of a computation that would store more than `most` positions.
+pub fn over_limit(rules: &Rules, most: u64) -> Error {
+    Error::new(
+        ErrorKind::Memory,
+        format!(
+            "the exact optimum for {} suits x {} ranks on {} piles needs more than max_states={most} positions in memory",
+            rules.suits, rules.ranks, rules.piles
+        ),
+    )
+}
+
 /// What a computation reports while it runs, read by another thread: the opening
 /// deals (distinct up to symmetry) solved of those there are, and the positions
-/// stored. `cancel` stops it (the bindings raise it on Ctrl-C).
+/// stored. `cancel` stops it (the bindings raise it on Ctrl-C); so does storing
+/// more than `max_states` positions, which sets `exceeded`.
 #[derive(Debug, Default)]
 pub struct Progress {
     pub done: AtomicU64,
     pub total: AtomicU64,
     pub states: AtomicU64,
     pub cancel: AtomicBool,
+    /// The most positions the memo may hold (`None`: no limit).
+    pub max_states: Option<u64>,
+    pub exceeded: AtomicBool,
 }
 
 impl Progress {
@@ -78,7 +100,8 @@ pub struct Optimum {
 
 /// The exact optimum of `rules`, on rayon's threads of the caller's pool when
 /// `parallel` (see [`ValueTable::compute`]); `None` when `progress.cancel` stopped it.
-/// `ValueError` for a deck of more than [`MAX_DECK`] cards.
+/// `ValueError` for a deck of more than [`MAX_DECK`] cards, `MemoryError`
+/// ([`over_limit`]) past `progress.max_states` positions.
 pub fn optimal(rules: Rules, parallel: bool, progress: &Progress) -> Result<Option<Optimum>> {
     Ok(ValueTable::compute(rules, parallel, progress)?.map(|table| table.optimum))
 }
@@ -456,7 +479,8 @@ impl ValueTable {
     /// The table of `rules`; `None` when cancelled. With `parallel` the chance
     /// nodes run on rayon's threads (those of the pool the caller installed, or
     /// the global one), else all on the calling thread. `ValueError` for a deck of
-    /// more than [`MAX_DECK`] cards.
+    /// more than [`MAX_DECK`] cards, `MemoryError` past `progress.max_states`
+    /// positions.
     pub fn compute(
         rules: Rules,
         parallel: bool,
@@ -496,6 +520,12 @@ impl ValueTable {
                 .map(value)
                 .try_fold(0, |a, b| b.map(|b| a + b))
         };
+        if let Some(most) = progress
+            .max_states
+            .filter(|_| progress.exceeded.load(Ordering::Relaxed))
+        {
+            return Err(over_limit(&rules, most));
+        }
         let Some(numerator) = numerator.filter(|_| !progress.cancelled()) else {
             return Ok(None);
         };
@@ -534,7 +564,11 @@ impl ValueTable {
             .insert(key, value)
             .is_none()
         {
-            progress.states.fetch_add(1, Ordering::Relaxed);
+            let states = progress.states.fetch_add(1, Ordering::Relaxed) + 1;
+            if progress.max_states.is_some_and(|most| states > most) {
+                progress.exceeded.store(true, Ordering::Relaxed);
+                progress.cancel.store(true, Ordering::Relaxed);
+            }
         }
     }
 

@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             complain(f"{prog}: interrupted")
             return INTERRUPTED
+        except MemoryError as err:  # a computation past its memory limit (acesup.optimal's max_states)
+            complain(f"{prog}: error: {err}")
+            return 1
         except BrokenPipeError:
             # The reader went away (`acesup solve … | head`): stop quietly, as Unix tools do.
             discard_output()

@@ -32,6 +32,15 @@ def _play_forced_discards(game: Game) -> list[Move]:
     return moves
 
 
+SLOT_BYTES = 1024
+CARD_BYTES = 100
+"""What this Batch takes a slot at its peak, within a few percent of the resident
+memory measured over runs of first-legal play: ``SLOT_BYTES``, ``CARD_BYTES`` a
+card of the layout's deck (its Game, whose history grows with the game), and the
+slot's rows of the arrays (the observation four times: the array, the final one,
+and their copies when read; the mask twice)."""
+
+
 class Batch(BatchBase):
     """``n`` games of one run stepped together (docs/BATCH.md).
 
@@ -66,6 +75,10 @@ class Batch(BatchBase):
                 self._show_last_dealt(slot)
             self._show(slot)
         self._final_observation = self._observation.copy()
+
+    def _slot_bytes(self, scores: bool) -> int:
+        enc = self._encoding
+        return SLOT_BYTES + CARD_BYTES * enc.deck_size + 4 * enc.observation_size + 2 * enc.num_actions
 
     # --- progress ----------------------------------------------------------------------
 
@@ -173,6 +186,29 @@ class Batch(BatchBase):
                 self._show(slot)
         return reward
 
+    # --- pickle: every attribute, the books checked on loading -----------------------
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Loads a pickled Batch: ``ValueError`` when the state's books disagree
+        (``books_problem``, the native Batch's checks and messages) or a slot said
+        to be played holds a game that is over."""
+        names = ("_encoding", "_start", "_games", "_record", "_next", "_finished", "_histogram", "_scores",
+                 "_slots", "_index", "_active")
+        if not isinstance(state, dict) or any(name not in state for name in names):
+            raise ValueError("a Batch state of another shape")
+        n, dealt, finished = len(state["_slots"]), state["_next"] - state["_start"], state["_finished"]
+        if len(state["_index"]) != n or len(state["_active"]) != n or not finished <= dealt <= state["_games"]:
+            raise ValueError("a Batch state of another shape")
+        problem = books_problem(list(zip(state["_index"], state["_active"])), dealt, finished, state["_histogram"],
+                                bytes(state["_scores"]) if state["_record"] else None, state["_start"],
+                                state["_encoding"].win_score)
+        if problem:
+            raise ValueError(problem)
+        for slot, (game, index, active) in enumerate(zip(state["_slots"], state["_index"], state["_active"])):
+            if active and game.is_over:
+                raise ValueError(f"a Batch state whose slot {slot} plays game {index}, which is over")
+        self.__dict__.update(state)
+
     # --- slots -----------------------------------------------------------------------
 
     def _deal_into(self, slot: int) -> bool:
@@ -221,6 +257,45 @@ class Batch(BatchBase):
         if self._active[slot]:
             self._mask[slot, self._encoding.legal_actions(self._legal[slot])] = True
         self._score[slot] = game.score
+
+
+def books_problem(slots: list[tuple[int, bool]], dealt: int, finished: int, histogram: list[int],
+                  scores: bytes | None, start: int, win_score: int) -> str | None:
+    """Why the books of a Batch state disagree with each other (so that a step
+    would count a game twice, write a score where none is kept, or never end the
+    run), or None when they agree: its ``slots`` (each one's game index and whether
+    it is played), the games ``dealt`` from game ``start`` and ``finished``, the
+    ``histogram`` of their scores (won at ``win_score``), and the ``scores`` kept
+    for every game dealt (None unless ``scores=True``). The native Batch's checks,
+    in its order, with its messages."""
+    counted = sum(histogram)
+    if len(histogram) != win_score + 1 or counted != finished:
+        return (f"a Batch state whose histogram counts {counted} games in {len(histogram)} scores, "
+                f"not the {finished} finished in {win_score + 1}")
+    playing: set[int] = set()
+    for slot, (index, active) in enumerate(slots):
+        if not 0 <= index - start < dealt:
+            return f"a Batch state whose slot {slot} holds game {index}, not one of the {dealt} dealt from game {start}"
+        if active and index in playing:
+            return f"a Batch state whose slot {slot} plays game {index}, which another slot plays"
+        if active:
+            playing.add(index)
+    if finished + len(playing) != dealt:
+        return f"a Batch state with {finished} games finished and {len(playing)} played, not the {dealt} dealt"
+    if scores is None:
+        return None
+    if len(scores) != dealt:
+        return f"a Batch state with {len(scores)} scores, not one for each of the {dealt} games dealt"
+    kept = [0] * (win_score + 1)
+    for offset, score in enumerate(scores):
+        if start + offset not in playing:
+            if score > win_score:
+                kept = []
+                break
+            kept[score] += 1
+    if kept != list(histogram):
+        return "a Batch state whose scores of the finished games disagree with its histogram"
+    return None
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

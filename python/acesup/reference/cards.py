@@ -9,7 +9,7 @@ from ..arguments import exact_str, int_arg
 from ..errors import CardError, DeckError
 from .values import Ordered
 
-__all__ = ["Card", "parse_cards", "check_deck", "card_set_problem", "SUIT_NAMES", "RANKS", "SUITS", "ALL_CARDS"]
+__all__ = ["Card", "parse_cards", "check_deck", "card_set_problem", "deck_too_long", "SUIT_NAMES", "RANKS", "SUITS", "ALL_CARDS"]
 
 RANKS = "23456789TJQKA"  # rank numbers 2..14, in this order
 SUITS = "cdhs"  # suit numbers 0..3 (R1.1)
@@ -128,6 +128,12 @@ def card_set_problem(cards: list[Card], deck: Sequence[Card], what: str) -> str 
         detail = f"{duplicate} twice" if duplicate else f"missing {named}"
         return f"{what} holds {len(cards)} cards, not {len(deck)} ({detail})"
     return f"{what} holds {duplicate} twice and lacks {named}"
+
+
+def deck_too_long() -> DeckError:
+    """The ``DeckError`` of a deck read past 52 cards: longer than any layout's
+    deck, so its reader stops there rather than read an endless one."""
+    return DeckError(f"the deck holds more than {len(ALL_CARDS)} cards, more than any layout's deck (R1.4)")
 
 
 def check_deck(cards: list[Card], deck: Sequence[Card]) -> None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set, Sized
 from typing import Any, TypeVar
 
 from ..arguments import is_native, rules_arg
 from ..display import game_svg
 from ..errors import IllegalMoveError, PositionError, UndoError
 from . import rules as rulebook
-from .cards import Card, check_deck, parse_cards
+from .cards import ALL_CARDS, Card, check_deck, deck_too_long, parse_cards
 from .deals import deck_from_kpat, deck_from_pysol, deck_from_seed_and_stream
 from .moves import Move, move_arg
 from .position import Position
@@ -31,15 +31,21 @@ def _deck_arg(deck: str | Iterable[Card | str]) -> list[Card]:
     """The cards of a deck argument (R1.3), in deal order: R6.2 text, or a sequence
     of ``Card`` (of either engine) or card texts.
 
-    ``CardError`` for a bad card text; ``TypeError`` for an unordered collection (a
-    set or a mapping), a non-iterable, or an item that is neither a Card nor a str.
+    ``CardError`` for a bad card text; ``DeckError`` past 52 cards of an iterable
+    without a length (the read stops there); ``TypeError`` for an unordered collection (a set or a mapping), a
+    non-iterable, or an item that is neither a Card nor a str.
     """
     if isinstance(deck, str):
         return parse_cards(deck)
     if isinstance(deck, (Set, Mapping)) or not isinstance(deck, Iterable):
         raise TypeError(f"a deck must be a str or a sequence of cards, got {type(deck).__name__}")
+    # A deck with a length is read whole, to name its length; one without (an
+    # iterator, which may never end) up to the card past the largest deck.
+    endless = not isinstance(deck, Sized)
     cards = []
     for position, item in enumerate(deck):
+        if endless and position == len(ALL_CARDS):
+            raise deck_too_long()
         if isinstance(item, str) or is_native(item, "Card"):
             item = Card(item if isinstance(item, str) else str(item))  # Card reads a str's own characters
         elif not isinstance(item, Card):

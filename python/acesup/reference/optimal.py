@@ -18,6 +18,7 @@ from itertools import permutations
 
 from ..arguments import int_arg, rules_arg
 from ..errors import StrategyError
+from ..resources import max_states_arg
 from .cards import Card
 from .moves import Move
 from .position import Position
@@ -27,6 +28,11 @@ __all__ = ["optimal", "ValueTable", "MAX_DECK", "STRATEGY_MAX_DECK", "strategy_t
 
 MAX_DECK = 24  # the native tables' limit (5 bits a card, n! of the stock below 2**64)
 STRATEGY_MAX_DECK = 16  # the largest deck the "optimal" strategy computes a table for
+STATE_BYTES = 1024
+"""The bytes of memory to allow a position of the memo: about twice the 470-490
+that one takes (its key of tuples and a frozenset, its Fraction, its dict entry),
+measured on ``suits=2,ranks=4`` and ``suits=2,ranks=5``. ``acesup.resources``
+divides the memory available by it for the default ``max_states``."""
 
 Piles = tuple[tuple[Card, ...], ...]
 VisibleKey = tuple[Piles, frozenset[Card]]
@@ -38,13 +44,21 @@ def out_of_reach(rules: Rules, most: int) -> str:
             f"({rules.deck_size()} cards): it is computed for decks of at most {most} cards")
 
 
+def over_limit(rules: Rules, most: int) -> MemoryError:
+    """The ``MemoryError`` of a computation that would keep more than ``most``
+    positions."""
+    return MemoryError(f"the exact optimum for {rules.suits} suits x {rules.ranks} ranks on {rules.piles} piles "
+                       f"needs more than max_states={most} positions in memory")
+
+
 class ValueTable:
     """The memo of one layout: the value of every visible position met, as a
     Fraction (the probability that perfect play wins from there)."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, max_states: int | None = None) -> None:
         self.rules = rules
         self.memo: dict[VisibleKey, Fraction] = {}
+        self.max_states = max_states  # the most positions the memo may hold (None: no limit)
 
     def _position(self, piles: Piles, unseen: frozenset[Card]) -> Position:
         # The rules read the stock's length only: any order of the unseen cards does.
@@ -102,6 +116,8 @@ class ValueTable:
                     members.append(reached)
         for member in members:
             self.memo[(member, unseen)] = best
+        if self.max_states is not None and len(self.memo) > self.max_states:
+            raise over_limit(self.rules, self.max_states)
         return best
 
     def root(self, progress: Callable[[int, int, int], object] | None = None) -> Fraction:
@@ -158,14 +174,17 @@ class ValueTable:
 
 
 def optimal(rules: Rules | None, *, threads: int | None = None,
-            progress: Callable[[int, int, int], object] | None = None) -> Fraction:
+            progress: Callable[[int, int, int], object] | None = None, max_states: int | None = None) -> Fraction:
     """The exact probability, a Fraction, that a perfect player who never sees the
     stock wins a uniformly random deal of ``rules`` (docs/OPTIMAL.md).
 
     ``threads`` (None or an int >= 1) is checked and otherwise ignored: this
     engine runs on one thread. ``progress``, None or a callable, is called as
-    ``progress(done, total, states)`` after each opening deal. ``ValueError`` for
-    a deck of more than 24 cards; ``TypeError`` for an argument of the wrong type.
+    ``progress(done, total, states)`` after each opening deal. ``MemoryError``
+    once the memo would hold more than ``max_states`` positions (None: as many as
+    the memory available holds, ``acesup.resources.max_states_arg``).
+    ``ValueError`` for a deck of more than 24 cards or a ``max_states`` below 1;
+    ``TypeError`` for an argument of the wrong type.
     """
     rules = rules_arg(rules, Rules)
     if threads is not None:
@@ -173,9 +192,10 @@ def optimal(rules: Rules | None, *, threads: int | None = None,
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable progress(done, total, states), "
                         f"got {type(progress).__name__}")
+    most = max_states_arg(max_states, STATE_BYTES)
     if rules.deck_size() > MAX_DECK:
         raise ValueError(out_of_reach(rules, MAX_DECK))
-    return ValueTable(rules).root(progress)
+    return ValueTable(rules, most).root(progress)
 
 
 _TABLES: dict[Rules, ValueTable] = {}

@@ -11,6 +11,7 @@ found exactly when one can be reached. There is no pruning of any kind.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -25,7 +26,14 @@ from .rng import game_seed
 from .rules import Rules
 from .stats import _wilson
 
-__all__ = ["Solution", "Solvability", "solve", "solvability", "solve_deals"]
+__all__ = ["MAX_LINE", "Solution", "Solvability", "solve", "solvability", "solve_deals"]
+
+MAX_LINE = 479 + 480 * 119
+"""The most moves a line that repeats no position holds, in any layout (R4.3): at
+most 479 moves that are not a lone card's (48 discards, 47 deals, and 4 fills
+after each of them and at the start, on five piles), and between two of them fewer
+than 5! = 120 positions that differ only in where the lone cards stand. A
+solution's line is never longer."""
 
 
 class Solution(Frozen):
@@ -39,7 +47,8 @@ class Solution(Frozen):
     ``Solution(winnable, moves=(), nodes=0)``: ``moves`` are Moves or move texts
     and must be empty unless ``winnable`` is True. ``TypeError`` for a winnable
     that is not True, False or None, or for a move or count of the wrong type;
-    ``ValueError`` for a negative count or moves with a verdict other than True.
+    ``ValueError`` for a negative count, more than ``MAX_LINE`` moves, or moves
+    with a verdict other than True.
     """
 
     __slots__ = ("winnable", "moves", "nodes", "_key")
@@ -53,7 +62,12 @@ class Solution(Frozen):
             raise TypeError(f"winnable must be True, False or None, got {winnable!r}")
         if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
             raise TypeError(f"moves must be a sequence of Move, got {type(moves).__name__}")
-        line = tuple(move_arg(move, "Solution()") for move in moves)
+        # Read no more than the longest line and one past it, so that an endless
+        # iterable is refused rather than read for ever.
+        line = tuple(move_arg(move, "Solution()") for move in itertools.islice(moves, MAX_LINE + 1))
+        if len(line) > MAX_LINE:
+            raise ValueError(f"a solution holds at most {MAX_LINE} moves (a line that repeats no position, "
+                             f"R4.3), got more")
         if line and winnable is not True:
             raise ValueError(f"a solution with winnable={winnable!r} has no moves, got {len(line)}")
         nodes = int_arg(nodes, "nodes")

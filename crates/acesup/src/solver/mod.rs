@@ -82,10 +82,24 @@ pub struct Solution {
     pub nodes: u64,
 }
 
+/// The most moves a line that repeats no position holds, in any layout (R4.3):
+/// at most 479 moves that are not a lone card's (48 discards, 47 deals, and 4
+/// fills after each of them and at the start, on five piles), and between two of
+/// them fewer than 5! = 120 positions that differ only in where the lone cards
+/// stand. A solution's line is never longer.
+pub const MAX_LINE: usize = 479 + 480 * 119;
+
 impl Solution {
-    /// A solution as the Python constructor takes it: `ValueError` for moves with a
-    /// verdict other than winnable.
+    /// A solution as the Python constructor takes it (whose reader stops after
+    /// [`MAX_LINE`] + 1 moves): `ValueError` for more than [`MAX_LINE`] moves, or
+    /// for moves with a verdict other than winnable.
     pub fn new(winnable: Option<bool>, moves: Vec<Move>, nodes: u64) -> Result<Solution> {
+        if moves.len() > MAX_LINE {
+            return Err(Error::new(
+                ErrorKind::Value,
+                format!("a solution holds at most {MAX_LINE} moves (a line that repeats no position, R4.3), got more"),
+            ));
+        }
         if !moves.is_empty() && winnable != Some(true) {
             return Err(Error::new(
                 ErrorKind::Value,
