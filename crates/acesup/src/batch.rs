@@ -861,4 +861,5 @@ fn books_problem(state: &BatchState, start: u64, win_score: usize) -> Option<Str
 }
 
 #[cfg(test)]
+#[path = "tests/batch.rs"]
 mod tests;

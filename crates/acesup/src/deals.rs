@@ -292,4 +292,5 @@ impl Mt19937 {
 }
 
 #[cfg(test)]
+#[path = "tests/deals.rs"]
 mod tests;

@@ -37,7 +37,9 @@
 //!   clairvoyance and its table (OPTIMAL.md). `hash`: the hash of the engine's
 //!   tables.
 //!
-//! A module's tests are kept out of its source, in test modules beside it.
+//! A module's tests are its module `tests`, kept out of its source in the file
+//! `src/tests/<module>.rs` (declared with `#[path]`; the solver's and `run`'s in
+//! folders of the same names), so a reader of the source sees the module alone.
 
 mod batch;
 mod cards;

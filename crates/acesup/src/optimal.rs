@@ -792,4 +792,5 @@ pub fn strategy_table(rules: Rules, progress: &Progress) -> Result<Option<Arc<Va
 }
 
 #[cfg(test)]
+#[path = "tests/optimal.rs"]
 mod tests;

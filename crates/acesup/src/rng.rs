@@ -182,4 +182,5 @@ mod wide {
 }
 
 #[cfg(test)]
+#[path = "tests/rng.rs"]
 pub(crate) mod tests;

@@ -7,7 +7,7 @@
 //! to know of a position (heights, the cards from the top, the top-card masks, the
 //! stock left). The game's `Position` and the solver's compact state both
 //! implement it. The plain versions the fast ones must agree
-//! with are in the tests (`rules/tests.rs`).
+//! with are in the tests (`tests/rules.rs`).
 
 use crate::cards::{Card, SUIT_NAMES};
 use crate::lanes;

@@ -280,4 +280,5 @@ pub fn simulate<S: Strategy + ?Sized>(
 }
 
 #[cfg(test)]
+#[path = "tests/simulate.rs"]
 mod tests;

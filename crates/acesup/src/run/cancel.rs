@@ -125,4 +125,5 @@ impl Drop for Scope {
 }
 
 #[cfg(test)]
+#[path = "../tests/run/cancel.rs"]
 mod tests;

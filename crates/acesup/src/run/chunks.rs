@@ -96,4 +96,5 @@ impl AdaptiveChunks {
 }
 
 #[cfg(test)]
+#[path = "../tests/run/chunks.rs"]
 mod tests;

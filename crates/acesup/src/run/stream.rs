@@ -296,4 +296,5 @@ impl<T> Drop for Leaving<'_, T> {
 }
 
 #[cfg(test)]
+#[path = "../tests/run/stream.rs"]
 mod tests;

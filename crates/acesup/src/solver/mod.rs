@@ -40,6 +40,7 @@ mod state;
 mod suits;
 mod table;
 #[cfg(test)]
+#[path = "../tests/solver/mod.rs"]
 mod tests;
 
 pub use oracle::{plain_search, plain_solvability};

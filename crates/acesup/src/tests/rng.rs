@@ -1,5 +1,9 @@
+//! The tests of `rng.rs`: the module `rng::tests`, in `src/tests/` with the
+//! tests of the other modules.
+
 use super::*;
 
+#[path = "rng_json.rs"]
 pub(crate) mod json;
 
 #[test]

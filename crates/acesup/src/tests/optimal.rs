@@ -1,3 +1,6 @@
+//! The tests of `optimal.rs`: the module `optimal::tests`, in `src/tests/` with the
+//! tests of the other modules.
+
 use super::*;
 
 fn value(rules: Rules) -> (u128, u128) {

@@ -1,3 +1,6 @@
+//! The tests of `batch.rs`: the module `batch::tests`, in `src/tests/` with the
+//! tests of the other modules.
+
 use super::*;
 
 /// The standard numbering of BATCH.md, and masks that agree with the legal moves.

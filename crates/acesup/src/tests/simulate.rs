@@ -1,3 +1,6 @@
+//! The tests of `simulate.rs`: the module `simulate::tests`, in `src/tests/` with the
+//! tests of the other modules.
+
 use super::*;
 use crate::rng::Rng;
 use crate::strategies::{Builtin, Random};

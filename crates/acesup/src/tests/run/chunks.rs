@@ -1,3 +1,6 @@
+//! The tests of `run/chunks.rs`: the module `run::chunks::tests`, in `src/tests/` with
+//! the tests of the other modules.
+
 use super::*;
 
 /// Adaptive chunks cover a run once, in order, growing while chunks are quick

@@ -1,3 +1,6 @@
+//! The tests of `run/stream.rs`: the module `run::stream::tests`, in `src/tests/` with
+//! the tests of the other modules.
+
 use super::*;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 

@@ -1,3 +1,6 @@
+//! The tests of `run/cancel.rs`: the module `run::cancel::tests`, in `src/tests/` with
+//! the tests of the other modules.
+
 use super::*;
 
 #[test]

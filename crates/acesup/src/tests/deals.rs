@@ -1,3 +1,6 @@
+//! The tests of `deals.rs`: the module `deals::tests`, in `src/tests/` with the
+//! tests of the other modules.
+
 use super::*;
 use crate::rng::GOLDEN;
 use crate::rules::Rules;
