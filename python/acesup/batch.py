@@ -112,7 +112,7 @@ class Batch(BatchBase):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Loads a pickled Batch, this one unchanged on an error: ``ValueError`` when
-        the state's books disagree (acesup.reference.batch.books_problem) or a
+        the state's books disagree (acesup.reference.batch._books_problem) or a
         slot's actions do not replay."""
         engine = BatchEngine.restore(state["_encoding"].rules, state["_seed"], state["_start"], state["_games"],
                                      state["_auto_discard"], state["_engine"])

@@ -809,7 +809,7 @@ impl Batch {
 /// Why the books of `state`, a batch state of a run from game `start` whose games
 /// are won at `win_score`, disagree with each other (so that a step would count a
 /// game twice, write a score where none is kept, or never end the run); `None`
-/// when they agree. The reference Batch's `books_problem` says the same.
+/// when they agree. The reference Batch's `_books_problem` says the same.
 fn books_problem(state: &BatchState, start: u64, win_score: usize) -> Option<String> {
     let (dealt, finished) = (state.dealt, state.finished);
     let counted: u128 = state.histogram.iter().map(|&c| u128::from(c)).sum();

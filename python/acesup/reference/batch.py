@@ -190,7 +190,7 @@ class Batch(BatchBase):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Loads a pickled Batch: ``ValueError`` when the state's books disagree
-        (``books_problem``, the native Batch's checks and messages) or a slot said
+        (``_books_problem``, the native Batch's checks and messages) or a slot said
         to be played holds a game that is over."""
         names = ("_encoding", "_start", "_games", "_record", "_next", "_finished", "_histogram", "_scores",
                  "_slots", "_index", "_active")
@@ -199,7 +199,7 @@ class Batch(BatchBase):
         n, dealt, finished = len(state["_slots"]), state["_next"] - state["_start"], state["_finished"]
         if len(state["_index"]) != n or len(state["_active"]) != n or not finished <= dealt <= state["_games"]:
             raise ValueError("a Batch state of another shape")
-        problem = books_problem(list(zip(state["_index"], state["_active"])), dealt, finished, state["_histogram"],
+        problem = _books_problem(list(zip(state["_index"], state["_active"])), dealt, finished, state["_histogram"],
                                 bytes(state["_scores"]) if state["_record"] else None, state["_start"],
                                 state["_encoding"].win_score)
         if problem:
@@ -259,7 +259,7 @@ class Batch(BatchBase):
         self._score[slot] = game.score
 
 
-def books_problem(slots: list[tuple[int, bool]], dealt: int, finished: int, histogram: list[int],
+def _books_problem(slots: list[tuple[int, bool]], dealt: int, finished: int, histogram: list[int],
                   scores: bytes | None, start: int, win_score: int) -> str | None:
     """Why the books of a Batch state disagree with each other (so that a step
     would count a game twice, write a score where none is kept, or never end the
