@@ -18,9 +18,7 @@
 //!
 //! A card's falling place is its rising place mirrored within its lane
 //! (12 − strength for strength); the tests convert every card and random masks
-//! both ways. Bits 13 .. 15 of a lane are no card's. The solver's own `lane(suit)`
-//! (`0xffff << 16 * suit`) is the rising lane of a suit, to move here when the
-//! solver takes these names.
+//! both ways. Bits 13 .. 15 of a lane are no card's.
 
 /// The width of a suit's lane.
 const LANE: u32 = 16;
@@ -72,6 +70,12 @@ pub(crate) mod rising {
     #[inline]
     pub(crate) fn weaker_bits(bit: u64) -> u64 {
         bit.wrapping_sub(1) & lane_of(bit)
+    }
+
+    /// The lane of suit `suit` (0 .. 3): the bits of every card of that suit.
+    #[inline]
+    pub(crate) const fn suit_lane(suit: usize) -> u64 {
+        0xffff << (LANE as usize * suit)
     }
 
     /// Given a card's bit, its lane: the bits of every card of its suit. 0 for no

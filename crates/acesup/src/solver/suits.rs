@@ -5,6 +5,7 @@ use super::fixpoint::{Columns, DealRow, StretchWays};
 use super::search::Search;
 use super::state::{CompactState, NO_CARD};
 use crate::cards::SUITS;
+use crate::lanes::rising::suit_lane;
 use crate::rules::{self, DealTo, FillRule};
 
 impl<const N: usize, const P: usize, const OPEN: bool> Search<'_, N, P, OPEN> {
@@ -173,14 +174,6 @@ impl<const N: usize, const P: usize, const OPEN: bool> Search<'_, N, P, OPEN> {
         let stuck = self.in_play(s) & !last & !gone & !rules::TOP_RANK_BITS;
         shown != !0 && !shown & !rules::lanes_of(stuck) == 0
     }
-}
-
-/// The solver's own bit lane: the mask of `suit`'s 16 bits in the encoding of
-/// `rules::top_bits` (a card is bit `16 × suit + strength`, so suit k owns bits
-/// `16k .. 16k + 15` and a higher card is a higher bit), that is `0xffff << 16k`.
-/// Asked of a suit number, where `rules::lane_of` is asked of a card's bit.
-fn suit_lane(suit: usize) -> u64 {
-    0xffff << (16 * suit)
 }
 
 /// S16, as many suits as piles (the first `suits` of the lanes): the ways a stretch

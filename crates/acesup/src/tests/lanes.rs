@@ -89,6 +89,7 @@ fn rising_lanes_of_cards() {
         let weaker: u64 = (0..strength).map(|s| rising::bit(suit, s)).sum();
         assert_eq!(rising::weaker_bits(bit), weaker);
         assert_eq!(rising::lanes_of(bit), rising::lane_of(bit));
+        assert_eq!(rising::suit_lane(suit), rising::lane_of(bit));
     }
     assert_eq!(rising::lane_of(0), 0);
     assert_eq!(rising::weaker_bits(0), 0);
