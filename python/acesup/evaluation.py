@@ -20,7 +20,6 @@ import numpy as np
 from tqdm import tqdm
 
 from .arguments import U64, int_arg
-from .compare import _name_of
 from .errors import IllegalMoveError
 from .resources import check_scores_fit
 
@@ -135,7 +134,9 @@ def evaluate_in(batch_class: Callable[..., Any], simulate: Callable[..., S]) -> 
                             f"got {type(policy).__name__}")
         games = int_arg(games, "games")
         slots = int_arg(batch, "batch", 1)
-        origin: Any = simulate(0, "noop", rules, seed, start=start, scores=scores)  # rules, seed, start, scores
+        # No game played: the rules, seed, start and scores checked, and the Stats's
+        # origin named as simulate names it, the policy as a callable strategy.
+        origin: Any = simulate(0, policy, rules, seed, start=start, scores=scores)
         start = int_arg(start, "start")
         if start + games > U64:
             raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
@@ -165,7 +166,7 @@ def evaluate_in(batch_class: Callable[..., Any], simulate: Callable[..., S]) -> 
                     if run.finished != finished:
                         report(run.finished)
             played = run.stats()
-        stats: S = type(origin)(played.histogram, played.scores, _name_of(policy), origin.rules, origin.seed)
+        stats: S = type(origin)(played.histogram, played.scores, origin.strategy, origin.rules, origin.seed)
         return stats
 
     evaluate.__qualname__ = "evaluate"
