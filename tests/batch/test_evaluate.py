@@ -68,6 +68,14 @@ def test_first_legal_is_the_callable_s_first_move(engine):
     assert stats.scores is None and stats.strategy == "first_legal"
 
 
+def test_a_policy_may_return_what_numpy_makes_an_integer_array_of(engine):
+    """A list, or another integer dtype (a torch tensor's ``.numpy()`` is int64)."""
+    games = games_for(engine, 500)
+    expected = engine.evaluate(first_legal, games, seed=6)
+    for policy in (lambda o, m: m.argmax(axis=1).tolist(), lambda o, m: m.argmax(axis=1).astype(np.uint8)):
+        assert engine.evaluate(policy, games, seed=6) == expected
+
+
 def test_compare_pairs_a_policy_with_the_built_ins_on_the_same_deals(engine):
     games = games_for(engine, 2_000)
     policy = simple_policy(engine)
