@@ -11,12 +11,12 @@ use crate::protocols::{display, lock, py_methods};
 use crate::rules::{rules_arg, rules_or, PyRules};
 use crate::surrogates::text_of;
 use acesup::{
-    deck_from_kpat, deck_from_pysol, parse_cards, Card, Game, Move, Position, Rng, Rules,
+    deck_from_kpat, deck_from_pysol, parse_cards, Card, Game, Move, Position, Rng, Rules, Spaces,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
 use std::sync::{Mutex, MutexGuard};
 
 /// A game of Aces Up in progress: the position, the moves played and the strategy
@@ -89,6 +89,16 @@ fn deck_arg(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         }
     }
     Ok(cards)
+}
+
+/// A new, writable one-dimensional NumPy array of `dtype` over a copy of `bytes`
+/// (`numpy.frombuffer` of a bytearray): a Game's observation or mask row.
+fn numpy_row<'py>(py: Python<'py>, bytes: &[u8], dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+    static FROMBUFFER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let buffer = PyByteArray::new(py, bytes);
+    FROMBUFFER
+        .import(py, "numpy", "frombuffer")?
+        .call1((buffer, dtype))
 }
 
 fn move_list<'py>(py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'py, PyList>> {
@@ -227,6 +237,31 @@ py_methods!(PyGame [mutable, equatable] {
     #[getter]
     fn is_won(&self) -> bool {
         self.game().is_won()
+    }
+
+    /// The position as an observation row of docs/BATCH.md (the pile grid, the
+    /// discard flags, the stock count; never the stock's order): a new (P·H + D + 1,)
+    /// int8 array, the row a `Batch` shows for a slot in this position.
+    #[getter]
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let row = {
+            let game = self.game();
+            Spaces::new(game.rules()).observation_of(game.position())
+        };
+        let bytes: Vec<u8> = row.iter().map(|&cell| cell as u8).collect();
+        numpy_row(py, &bytes, "int8")
+    }
+
+    /// The legal moves as an action mask of docs/BATCH.md: a new (A,) bool array,
+    /// True at the action of each legal move (all False when the game is over),
+    /// the row a `Batch` shows for a slot in this position.
+    #[getter]
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let row = {
+            let game = self.game();
+            Spaces::new(game.rules()).action_mask_of(game.position())
+        };
+        numpy_row(py, &row, "bool")
     }
 
     /// The legal moves in R3 order.

@@ -8,8 +8,8 @@ that of ``acesup.compare``, both shared by the two engines.
 
 ``acesup.reference``, ``acesup.plot`` and ``acesup.distributed`` are loaded on
 first use (``acesup.reference.Game`` works after a bare ``import acesup``), and so
-are ``acesup.Batch`` and ``__version__``, so that importing the package stays fast
-and loads neither matplotlib nor Dask nor NumPy: NumPy's import takes about a
+are ``acesup.Batch``, ``acesup.evaluate`` and ``__version__``, so that importing the
+package stays fast and loads neither matplotlib nor Dask nor NumPy: NumPy's import takes about a
 tenth of a second, and its BLAS threads then spin for about as long, on cores
 that a run started right after the import would use.
 """
@@ -58,9 +58,20 @@ def _version() -> str:
         return "0+unknown"
 
 
+def _evaluate() -> object:
+    """``evaluate`` over the native Batch and ``simulate`` (acesup/evaluation.py)."""
+    from .batch import Batch
+    from .evaluation import evaluate_in
+
+    return evaluate_in(Batch, simulate)
+
+
 if TYPE_CHECKING:  # what the names made on first use are, for a type checker (which ignores __getattr__)
     from . import distributed, plot, reference
     from .batch import Batch
+    from .evaluation import Evaluate
+
+    evaluate: Evaluate[Stats]
 
     __version__: str
 
@@ -68,6 +79,7 @@ if TYPE_CHECKING:  # what the names made on first use are, for a type checker (w
 _ON_FIRST_USE = {
     "Batch": lambda: importlib.import_module(f"{__name__}.batch").Batch,
     "__version__": _version,
+    "evaluate": _evaluate,
 }
 
 
@@ -106,6 +118,7 @@ __all__ = [
     "Comparison",
     "Pair",
     "Batch",
+    "evaluate",
     "deck_from_seed",
     "deck_from_kpat",
     "deck_from_pysol",

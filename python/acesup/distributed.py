@@ -1,13 +1,15 @@
-"""Simulations and solvability runs spread over a Dask cluster (the ``acesup[dask]``
-extra); see docs/DISTRIBUTED.md.
+"""Simulations, policy evaluations, solvability runs and numbered deals spread
+over a Dask cluster (the ``acesup[dask]`` extra); see docs/DISTRIBUTED.md.
 
 A run of games ``start .. start + games - 1`` is cut into shards of consecutive
 game indices. Each shard is one task that calls the native engine's
-``simulate`` or ``solvability`` with ``start=`` set to its first index, and the
-results are added up in shard order with ``+``. Every game's deal and strategy
-stream depend only on the master seed and the game's index (docs/RNG.md), so
-the result equals that of one local call with the same arguments, per-game
-scores included, whatever the number of workers, shards or threads.
+``simulate``, ``evaluate`` or ``solvability`` with ``start=`` set to its first
+index, and the results are added up in shard order with ``+``. Every game's deal
+and strategy stream depend only on the master seed and the game's index
+(docs/RNG.md), so the result equals that of one local call with the same
+arguments, per-game scores included, whatever the number of workers, shards or
+threads. ``solve_deals`` cuts its deal numbers into consecutive shards the same
+way and hands the verdicts out in the numbers' order.
 
 Each task runs on one thread (``threads=1``): Dask provides the parallelism,
 one task per worker thread, and the engine releases the interpreter lock while
@@ -24,22 +26,24 @@ or dask-jobqueue, dask-kubernetes, ...), and pass its client::
     client = Client("tcp://scheduler:8786")
     stats = acesup.distributed.simulate(client, 10**10, "greedy", seed=7)
 
-Nothing here imports Dask: the functions only call the client's ``submit``,
-``gather`` and ``nthreads``.
+Nothing here imports Dask: the functions only call the client's ``submit`` and
+``nthreads`` and the futures' ``result``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import acesup
 from .arguments import U64, int_arg
 
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, Future
 
-__all__ = ["simulate", "solvability"]
+    from .evaluation import Policy
+
+__all__ = ["simulate", "solvability", "evaluate", "solve_deals"]
 
 R = TypeVar("R", "acesup.Stats", "acesup.Solvability")  # what a run adds up, shard by shard
 
@@ -62,6 +66,13 @@ def _shard_ranges(games: int, start: int, shards: int) -> list[tuple[int, int]]:
     return ranges
 
 
+def _shard_count(client: Client, shards: int | None) -> int:
+    """``shards``, an int >= 1, or by default 4 per worker thread of the cluster."""
+    if shards is None:
+        shards = SHARDS_PER_THREAD * max(1, sum(client.nthreads().values()))
+    return int_arg(shards, "shards", 1)
+
+
 def _run(client: Client, task: Callable[..., R], games: int, start: int, shards: int | None,
          args: tuple[Any, ...], empty: R) -> R:
     """Runs ``task(count, *args, start=first)`` for every shard on the cluster and
@@ -69,12 +80,9 @@ def _run(client: Client, task: Callable[..., R], games: int, start: int, shards:
     games, start = int_arg(games, "games"), int_arg(start, "start")
     if start + games > U64:
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
-    if shards is None:
-        shards = SHARDS_PER_THREAD * max(1, sum(client.nthreads().values()))
-    shards = int_arg(shards, "shards", 1)
     futures = [client.submit(task, count, *args, start=first, pure=False)
-               for first, count in _shard_ranges(games, start, shards)]
-    results: list[R] = client.gather(futures)
+               for first, count in _shard_ranges(games, start, _shard_count(client, shards))]
+    results: list[R] = [future.result() for future in futures]  # in order: a failure is the first shard's
     return sum(results, empty)
 
 
@@ -86,6 +94,16 @@ def _solvability_shard(games: int, rules: Any, seed: int, node_limit: int | None
                        *, start: int) -> acesup.Solvability:
     return acesup.solvability(games, rules, seed, threads=1, start=start, node_limit=node_limit,
                               time_limit=time_limit)
+
+
+def _evaluate_shard(games: int, policy: Policy, rules: Any, seed: int, batch: int, scores: bool, *,
+                    start: int) -> acesup.Stats:
+    return acesup.evaluate(policy, games, rules=rules, seed=seed, start=start, batch=batch, scores=scores)
+
+
+def _solve_deals_shard(deals: str, numbers: Sequence[int], rules: Any, node_limit: int | None,
+                       time_limit: float | None) -> list[tuple[int, bool | None]]:
+    return list(acesup.solve_deals(deals, numbers, rules, threads=1, node_limit=node_limit, time_limit=time_limit))
 
 
 def simulate(client: Client, games: int, strategy: Any = "random", rules: acesup.Rules | None = None,
@@ -121,3 +139,62 @@ def solvability(client: Client, games: int, rules: acesup.Rules | None = None, s
     acesup.solvability(0, rules, seed, start=start, node_limit=node_limit, time_limit=time_limit)
     return _run(client, _solvability_shard, games, start, shards, (rules, seed, node_limit, time_limit),
                 acesup.Solvability.empty())
+
+
+def evaluate(client: Client, policy: Policy, games: int, *, rules: acesup.Rules | None = None, seed: int = 0,
+             start: int = 0, batch: int = 1024, scores: bool = False, shards: int | None = None) -> acesup.Stats:
+    """``acesup.evaluate(policy, games, rules=rules, seed=seed, start=start,
+    batch=batch, scores=scores)``, played on the Dask cluster of ``client`` in
+    ``shards`` tasks (default: 4 per worker thread), with the same result, per-game
+    scores included.
+
+    ``policy`` must reach the workers by pickle (Dask's cloudpickle takes a
+    function by value unless it is importable there, and a torch module pickles
+    with its weights); each task plays its shard in a Batch of its own on one
+    worker thread. Every argument is checked here before any task is sent,
+    raising what ``acesup.evaluate`` raises; ``shards`` must be an int >= 1. What
+    the policy returns is checked on the workers, and a shard's error is raised
+    here.
+    """
+    empty = acesup.evaluate(policy, 0, rules=rules, seed=seed, start=start, batch=batch, scores=scores)
+    return _run(client, _evaluate_shard, games, start, shards, (policy, rules, seed, batch, scores), empty)
+
+
+def solve_deals(client: Client, deals: str, numbers: Iterable[int], rules: acesup.Rules | None = None, *,
+                shards: int | None = None, node_limit: int | None = None,
+                time_limit: float | None = None) -> Iterator[tuple[int, bool | None]]:
+    """``acesup.solve_deals(deals, numbers, rules, node_limit=node_limit,
+    time_limit=time_limit)``, solved on the Dask cluster of ``client``: the
+    numbers are cut into ``shards`` runs of consecutive numbers (default: 4 per
+    worker thread), each solved by one task on one thread, and the verdicts
+    ``(number, winnable)`` are handed out in the numbers' order, each shard's as
+    soon as it and those before it are done.
+
+    The verdicts equal the local ones whenever ``time_limit`` stops no search.
+    ``numbers`` is read here (a ``range`` is cut into ranges, never listed), and
+    every argument is checked before any task is sent, raising what
+    ``acesup.solve_deals`` raises; ``shards`` must be an int >= 1. Dropping the
+    iterator releases the shards not yet handed out, which the cluster then
+    cancels.
+    """
+    numbers = numbers if isinstance(numbers, range) else list(numbers)
+    acesup.solve_deals(deals, numbers, rules, node_limit=node_limit, time_limit=time_limit)  # checks, solves nothing
+    count = _range_length(numbers) if isinstance(numbers, range) else len(numbers)
+    futures = [client.submit(_solve_deals_shard, deals, numbers[first:first + size], rules, node_limit, time_limit,
+                             pure=False)
+               for first, size in _shard_ranges(count, 0, _shard_count(client, shards))]
+    return _verdicts(futures)
+
+
+def _range_length(numbers: range) -> int:
+    """The length of a range, however long (``len`` stops at ``sys.maxsize``)."""
+    sign = 1 if numbers.step > 0 else -1
+    return max(0, (numbers.stop - numbers.start + numbers.step - sign) // numbers.step)
+
+
+def _verdicts(futures: list[Future[list[tuple[int, bool | None]]]]) -> Iterator[tuple[int, bool | None]]:
+    """The verdicts of the shards ``futures``, in their order, each future let go
+    once its verdicts are handed out."""
+    futures.reverse()
+    while futures:
+        yield from futures.pop().result()

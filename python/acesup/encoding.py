@@ -109,6 +109,13 @@ class Encoding:
         """The actions of ``moves`` (a game's legal moves), ascending."""
         return [self._actions[move] for move in moves]
 
+    def action_mask(self, moves: list[Any]) -> np.ndarray:
+        """The (num_actions,) bool mask of ``moves`` (a game's legal moves): True at
+        the action of each, False elsewhere."""
+        mask = np.zeros(self.num_actions, dtype=bool)
+        mask[self.legal_actions(moves)] = True
+        return mask
+
     # --- observations ----------------------------------------------------------------
 
     def observation(self, game: Any) -> list[int]:

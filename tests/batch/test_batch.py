@@ -403,14 +403,15 @@ def examples():
 
 
 def test_batch_md_has_its_examples():
-    assert set(examples()) == {"simple", "random"}
+    assert set(examples()) == {"simple", "random", "evaluate"}
 
 
-@pytest.mark.parametrize("name", ["simple", "random"])
+@pytest.mark.parametrize("name", ["simple", "random", "evaluate"])
 def test_batch_md_example(engine, name):
     """The example as written, with ``from acesup import`` meaning this engine. The
     pure-Python engine plays the 10,000 games of the simple example in about a
-    minute, so it plays the first 2,000 of them (the native engine all of them)."""
+    minute, so it plays the first 2,000 of them (the native engine all of them), and
+    so in the others."""
     code = examples()[name].replace("from acesup import", f"from {engine.__name__} import")
     if engine.__name__ == "acesup.reference":
         code = code.replace("10_000", "2_000")

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import acesup
@@ -43,6 +44,61 @@ def test_solvability_equals_the_local_call(client):
     assert remote == local
     assert (remote.winnable, remote.unwinnable, remote.unresolved) == (local.winnable, local.unwinnable,
                                                                         local.unresolved)
+
+
+def first_legal(observation, action_mask):
+    return action_mask.argmax(axis=1)
+
+
+@pytest.mark.parametrize("shards", [None, 1, 5])
+def test_evaluate_equals_the_local_call(client, shards):
+    rules = acesup.Rules(fill="ace", deal="stuck")
+    local = acesup.evaluate(first_legal, 3_000, rules=rules, seed=9, start=20, batch=256, scores=True)
+    remote = distributed.evaluate(client, first_legal, 3_000, rules=rules, seed=9, start=20, batch=256, scores=True,
+                                  shards=shards)
+    assert remote == local and np.array_equal(remote.scores, local.scores)
+    assert (remote.strategy, remote.rules, remote.seed) == (local.strategy, local.rules, local.seed)
+
+
+def test_evaluate_takes_a_policy_by_value_and_raises_what_it_raises(client):
+    """A lambda travels by value; a policy's bad actions raise on the client, in
+    the local call's words; a bad argument raises before any task."""
+    local = acesup.evaluate(lambda o, m: m.argmax(axis=1), 200, seed=1)
+    assert distributed.evaluate(client, lambda o, m: m.argmax(axis=1), 200, seed=1, shards=3) == local
+    assert distributed.evaluate(client, first_legal, 0, seed=1) == acesup.evaluate(first_legal, 0, seed=1)
+    with pytest.raises(acesup.IllegalMoveError, match=r"^the policy chose action 4 \(f0>1\) for row 0 \(game 0\)"):
+        distributed.evaluate(client, lambda o, m: np.full(len(m), 4), 50, shards=2)
+    with pytest.raises(TypeError, match="^policy must be a callable"):
+        distributed.evaluate(client, None, 50)
+    with pytest.raises(ValueError, match="^batch must be a positive int"):
+        distributed.evaluate(client, first_legal, 50, batch=0)
+
+
+@pytest.mark.parametrize("numbers", [range(1, 41), [17, 3, 3, 40_000, 12], range(60, 20, -3), []])
+def test_solve_deals_equals_the_local_call(client, numbers):
+    local = list(acesup.solve_deals("kpat", numbers, node_limit=20_000))
+    remote = distributed.solve_deals(client, "kpat", iter(numbers) if isinstance(numbers, list) else numbers,
+                                     node_limit=20_000, shards=3)
+    assert list(remote) == local
+
+
+def test_solve_deals_checks_every_argument_before_any_task(client):
+    with pytest.raises(ValueError):
+        distributed.solve_deals(client, "freecell", range(1, 5))
+    with pytest.raises(ValueError):
+        distributed.solve_deals(client, "kpat", [1, 0])
+    with pytest.raises(TypeError):
+        distributed.solve_deals(client, "kpat", [1, 2.0])
+    with pytest.raises(ValueError):
+        distributed.solve_deals(client, "pysol", range(1, 5), node_limit=0)
+    with pytest.raises(ValueError):
+        distributed.solve_deals(client, "kpat", range(1, 5), shards=0)
+
+
+def test_a_range_s_length_beyond_sys_maxsize():
+    assert distributed._range_length(range(1, 10**20)) == 10**20 - 1
+    for numbers in (range(0, 10, 3), range(10, 0, -3), range(5, 5), range(5, 0), range(0, 7, -1)):
+        assert distributed._range_length(numbers) == len(numbers)
 
 
 def test_bad_arguments_raise_before_any_task(client):

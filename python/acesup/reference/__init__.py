@@ -7,6 +7,7 @@ strategies, stats, simulate, solver, optimal.
 """
 
 from ..compare import Comparison, Pair, compare_in
+from ..evaluation import evaluate_in
 from .. import errors
 from ..errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
 from .batch import Batch
@@ -23,6 +24,7 @@ from .stats import Stats
 from .strategies import BuiltinStrategy, builtin_names, strategy
 
 compare = compare_in(simulate)
+evaluate = evaluate_in(Batch, simulate)
 
 __all__ = [
     "Card",
@@ -30,6 +32,7 @@ __all__ = [
     "Rules",
     "Game",
     "Batch",
+    "evaluate",
     "Stats",
     "Rng",
     "simulate",

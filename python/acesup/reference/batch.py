@@ -253,9 +253,7 @@ class Batch(BatchBase):
         """Writes the slot's observation, mask and score."""
         game = self._slots[slot]
         self._observation[slot] = self._encoding.observation(game)
-        self._mask[slot] = False
-        if self._active[slot]:
-            self._mask[slot, self._encoding.legal_actions(self._legal[slot])] = True
+        self._mask[slot] = self._encoding.action_mask(self._legal[slot]) if self._active[slot] else False
         self._score[slot] = game.score
 
 

@@ -12,8 +12,11 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Set, Sized
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ..arguments import is_native, rules_arg
 from ..display import game_svg
+from ..encoding import Encoding
 from ..errors import IllegalMoveError, PositionError, UndoError
 from . import rules as rulebook
 from .cards import ALL_CARDS, Card, check_deck, deck_too_long, parse_cards
@@ -206,6 +209,25 @@ class Game:
         """Over with ``rules.win_score()`` cards discarded (R4.2, ``rules.is_won``)."""
         return self.is_over and rulebook.is_won(self._pos)
 
+    # --- the position as a Batch row (docs/BATCH.md) ------------------------------
+
+    @property
+    @_locked
+    def observation(self) -> np.ndarray:
+        """The position as an observation row of docs/BATCH.md (the pile grid, the
+        discard flags, the stock count; never the stock's order): a new
+        (P·H + D + 1,) int8 array, the row a ``Batch`` shows for a slot in this
+        position."""
+        return np.array(_encoding(self.rules).observation(self), dtype=np.int8)
+
+    @property
+    @_locked
+    def action_mask(self) -> np.ndarray:
+        """The legal moves as an action mask of docs/BATCH.md: a new (A,) bool array,
+        True at the action of each legal move (all False when the game is over),
+        the row a ``Batch`` shows for a slot in this position."""
+        return _encoding(self.rules).action_mask(self._legal_moves())
+
     # --- moves ----------------------------------------------------------------------
 
     def _legal_moves(self) -> list[Move]:
@@ -332,3 +354,10 @@ class Game:
             replayed.play(move)
         self._rng = Rng(state["stream"])
         self._pos, self._history, self._legal = replayed._pos, replayed._history, replayed._legal
+
+
+@functools.lru_cache(maxsize=None)
+def _encoding(rules: rulebook.Rules) -> Encoding:
+    """The action space and observation layout of ``rules`` (one for each rules in
+    play: a handful)."""
+    return Encoding(Game, Move, rules)

@@ -163,11 +163,20 @@ impl Spaces {
         flags[self.deck_size] = pos.stock_left() as i8;
     }
 
-    /// The observation row of `pos`, in a new vector.
-    #[cfg(any(test, debug_assertions))]
-    pub(super) fn observation_of(&self, pos: &Position) -> Vec<i8> {
+    /// The observation row of `pos`, in a new vector: the row a [`super::Batch`]
+    /// shows for a slot in that position, and `Game.observation` in Python.
+    pub fn observation_of(&self, pos: &Position) -> Vec<i8> {
         let mut row = vec![0; self.observation_size()];
         self.observe(pos, &mut row);
+        row
+    }
+
+    /// The legal-action mask of `pos`, in a new vector (1 where the action is legal,
+    /// else 0): the row a [`super::Batch`] shows for a slot in that position (whose
+    /// game is still played), and `Game.action_mask` in Python.
+    pub fn action_mask_of(&self, pos: &Position) -> Vec<u8> {
+        let mut row = vec![0; self.num_actions()];
+        self.mask(&LegalMoves::of(pos), &mut row);
         row
     }
 

@@ -36,7 +36,8 @@ fn histories_keep_their_actions() {
 /// index, single cards relocated, deals to the empty piles, five piles, no
 /// forced discards, no stock: games over at their start, dealt one slot after
 /// another), random legal actions: each row written in place equals the
-/// row written afresh, and each mask the legal moves numbered by `action`.
+/// row written afresh, and each mask the legal moves numbered by `action`, which
+/// `action_mask_of` (a Game's mask) gives too for a slot whose game is played.
 #[test]
 fn rows_in_place_equal_rows_afresh() {
     let texts = [
@@ -66,6 +67,9 @@ fn rows_in_place_equal_rows_afresh() {
                         }
                     }
                     assert_eq!(mask, batch.mask[slot * a..(slot + 1) * a], "{text}");
+                    if batch.slots[slot].active {
+                        assert_eq!(batch.spaces.action_mask_of(pos), mask, "{text}");
+                    }
                 }
                 let actions: Vec<u8> = (0..n)
                     .map(|slot| {
