@@ -3,6 +3,8 @@ registration, rewards, masks, rendering, and the vector environment over Batch."
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -169,3 +171,42 @@ def test_vector_env_engines():
         return
     assert isinstance(AcesUpVectorEnv(2, engine="native").batch, acesup.Batch)
     assert isinstance(AcesUpVectorEnv(2).batch, acesup.Batch)
+
+
+def fresh_python(code):
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_acesup_gym_loads_on_first_use_and_registers():
+    """A bare ``import acesup`` loads neither acesup.gym nor Gymnasium; ``acesup.gym``
+    loads it and registers the environment."""
+    fresh_python(f"""
+import sys, acesup
+assert not {{'acesup.gym', 'gymnasium'}} & set(sys.modules)
+import gymnasium
+assert {ENV_ID!r} not in gymnasium.registry
+assert acesup.gym.ENV_ID in gymnasium.registry
+""")
+
+
+def test_make_imports_acesup_gym_by_itself():
+    """Gymnasium 1.x has no plugin discovery: the "module:id" form imports acesup.gym."""
+    out = fresh_python(f"""
+import gymnasium
+env = gymnasium.make("acesup.gym:{ENV_ID}")
+obs, info = env.reset(seed=0)
+print(env.action_masks().sum(), obs.flags.writeable)
+""")
+    assert out.split()[1] == "True" and int(out.split()[0]) >= 1
+
+
+@pytest.mark.parametrize("mode", ["vector_entry_point", "sync"])
+def test_vector_observations_are_writable(mode):
+    envs = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode=mode)
+    obs, info = envs.reset(seed=1)
+    assert obs.flags.writeable and info["action_mask"].flags.writeable
+    obs, *_ = envs.step(info["action_mask"].argmax(axis=1))
+    assert obs.flags.writeable
+    assert acesup.gym.action_masks(envs).shape == (2, envs.single_action_space.n)
