@@ -1,7 +1,8 @@
 //! `BatchEngine`: the engine's [`Batch`] for `acesup.Batch` (python/acesup/batch.py),
-//! which checks the arguments as the reference Batch does and turns the bytes
-//! handed out here into read-only NumPy arrays (`numpy.frombuffer`). A step runs
-//! with the GIL released.
+//! which checks the arguments as the reference Batch does and turns the bytearrays
+//! handed out here into NumPy arrays (`numpy.frombuffer`), writable and the
+//! caller's own: a fresh bytearray each time, so one copy of the buffer. A step
+//! runs with the GIL released.
 
 use crate::errors::OrPyErr;
 use crate::game::PyGame;
@@ -11,11 +12,11 @@ use crate::stats::PyStats;
 use acesup::{Batch, BatchState, Spaces};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::PyByteArray;
 use std::sync::{Mutex, MutexGuard};
 
 /// The native batch engine: n seeded games stepped at once (docs/BATCH.md), its
-/// arrays as bytes, row after row.
+/// arrays as bytearrays, row after row.
 #[pyclass(frozen, module = "acesup._core", name = "BatchEngine")]
 pub struct PyBatchEngine(Mutex<Batch>);
 
@@ -35,9 +36,9 @@ fn cell_bytes(cells: &[i8]) -> Vec<u8> {
     cells.iter().map(|&c| c as u8).collect()
 }
 
-/// A bytes object of `i8` cells, written in place (one copy of a large array).
-fn cells_object<'py>(py: Python<'py>, cells: &[i8]) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, cells.len(), |bytes| {
+/// A bytearray of `i8` cells, written in place (one copy of a large array).
+fn cells_object<'py>(py: Python<'py>, cells: &[i8]) -> PyResult<Bound<'py, PyByteArray>> {
+    PyByteArray::new_with(py, cells.len(), |bytes| {
         for (byte, &cell) in bytes.iter_mut().zip(cells) {
             *byte = cell as u8;
         }
@@ -88,47 +89,47 @@ impl PyBatchEngine {
 
     /// Plays one step (`Batch::step`) with `actions`, one byte per slot, and
     /// returns the reward, one byte per slot. Every game unchanged on an error.
-    fn step<'py>(&self, py: Python<'py>, actions: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    fn step<'py>(&self, py: Python<'py>, actions: &[u8]) -> PyResult<Bound<'py, PyByteArray>> {
         let reward = py.detach(|| {
             let mut batch = self.batch();
             batch.step(actions).map(|()| batch.reward().to_vec())
         });
-        Ok(PyBytes::new(py, &reward.or_py()?))
+        Ok(PyByteArray::new(py, &reward.or_py()?))
     }
 
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
         cells_object(py, self.batch().observation())
     }
 
-    fn final_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    fn final_observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
         cells_object(py, &self.batch().final_observation())
     }
 
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.batch().action_mask())
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
+        PyByteArray::new(py, self.batch().action_mask())
     }
 
-    fn score<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.batch().score())
+    fn score<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
+        PyByteArray::new(py, self.batch().score())
     }
 
-    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &flag_bytes(self.batch().terminated()))
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
+        PyByteArray::new(py, &flag_bytes(self.batch().terminated()))
     }
 
-    fn won<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &flag_bytes(self.batch().won()))
+    fn won<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
+        PyByteArray::new(py, &flag_bytes(self.batch().won()))
     }
 
     /// Each slot's game index, as native-endian u64s.
-    fn game_index<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    fn game_index<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
         let bytes: Vec<u8> = self
             .batch()
             .game_index()
             .iter()
             .flat_map(|i| i.to_ne_bytes())
             .collect();
-        PyBytes::new(py, &bytes)
+        PyByteArray::new(py, &bytes)
     }
 
     #[getter]

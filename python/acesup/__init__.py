@@ -6,8 +6,9 @@ rules are in docs/RULES.md, the generator in docs/RNG.md and the API in
 docs/API.md. The exceptions are those of ``acesup.errors``, and ``compare`` is
 that of ``acesup.compare``, both shared by the two engines.
 
-``acesup.reference``, ``acesup.plot`` and ``acesup.distributed`` are loaded on
-first use (``acesup.reference.Game`` works after a bare ``import acesup``), and so
+``acesup.reference``, ``acesup.plot``, ``acesup.distributed``, ``acesup.gym`` and
+``acesup.openspiel`` are loaded on first use (``acesup.reference.Game`` works after
+a bare ``import acesup``, and ``acesup.gym`` registers the Gymnasium environment), and so
 are ``acesup.Batch``, ``acesup.evaluate`` and ``__version__``, so that importing the
 package stays fast and loads neither matplotlib nor Dask nor NumPy: NumPy's import takes about a
 tenth of a second, and its BLAS threads then spin for about as long, on cores
@@ -45,7 +46,7 @@ from .errors import *  # noqa: F403 - the shared exceptions, listed once in erro
 
 compare = compare_in(simulate)
 
-_LAZY = ("reference", "plot", "distributed")  # submodules loaded on first access
+_LAZY = ("reference", "plot", "distributed", "gym", "openspiel")  # submodules loaded on first access
 
 
 def _version() -> str:
@@ -68,6 +69,7 @@ def _evaluate() -> object:
 
 if TYPE_CHECKING:  # what the names made on first use are, for a type checker (which ignores __getattr__)
     from . import distributed, plot, reference
+    from . import gym, openspiel
     from .batch import Batch
     from .evaluation import Evaluate
 

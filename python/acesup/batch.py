@@ -4,7 +4,8 @@ The games live in the engine (``acesup._core.BatchEngine``, over the Rust
 ``acesup::batch``), which steps them with the GIL released, on all cores for a
 large batch. This wrapper checks the arguments with the code the reference Batch
 uses (``acesup.encoding.BatchBase``, so that the errors are the same) and turns
-the engine's buffers into read-only NumPy arrays.
+the engine's buffers into NumPy arrays, each a fresh writable array that the
+caller owns (PyTorch's ``torch.as_tensor`` takes it without a warning or a copy).
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ class Batch(BatchBase):
     next_index = property(lambda self: self._engine.next_index, doc="The next game index that no slot has taken yet.")
     finished = property(lambda self: self._engine.finished, doc="The number of games of the run that are over.")
 
-    # --- arrays (fresh read-only arrays over the bytes of the engine's buffers) -------
+    # --- arrays (fresh writable arrays over the bytearrays the engine copies its buffers into)
 
-    def _rows(self, data: bytes, dtype: Any, width: int | None = None) -> np.ndarray:
+    def _rows(self, data: bytearray, dtype: Any, width: int | None = None) -> np.ndarray:
         array = np.frombuffer(data, dtype=dtype)
         return array if width is None else array.reshape(self._n, width)
 
@@ -101,7 +102,7 @@ class Batch(BatchBase):
         ``IllegalMoveError`` naming the first slot whose action is illegal.
         """
         actions = self._check_actions(actions).astype(np.uint8, copy=False)  # A <= 226: every action fits
-        return np.frombuffer(self._engine.step(actions.tobytes()), dtype=np.uint8).copy()
+        return np.frombuffer(self._engine.step(actions.tobytes()), dtype=np.uint8)
 
     # --- pickle: the configuration and the engine's state, whose games are replayed ---
 

@@ -1,21 +1,27 @@
-"""Gymnasium environments for Aces Up (docs/BATCH.md "Gymnasium and OpenSpiel").
+"""Gymnasium environments for Aces Up (docs/BATCH.md "Gymnasium and OpenSpiel",
+docs/SEEDS.md for the deals each seed plays).
 
-Importing this module registers ``"acesup/AcesUp-v0"``: ``gymnasium.make`` gives
-``AcesUpEnv`` (one game) and ``gymnasium.make_vec(...,
-vectorization_mode="vector_entry_point")`` gives ``AcesUpVectorEnv`` (one Batch).
-Actions and observations are those of BATCH.md; the reward of a step is the
-number of cards it discarded. Needs ``pip install 'acesup[gym]'``.
+Importing this module (``acesup.gym``, loaded on first use after ``import
+acesup``) registers ``"acesup/AcesUp-v0"``; Gymnasium 1.x has no plugin discovery,
+so ``gymnasium.make("acesup.gym:acesup/AcesUp-v0")`` imports it by itself.
+``gymnasium.make`` gives ``AcesUpEnv`` (one game) and ``gymnasium.make_vec(...,
+vectorization_mode="vector_entry_point")`` gives ``AcesUpVectorEnv`` (one Batch);
+``env_fns`` makes the sub-environments of Gymnasium's and SB3's vector envs so
+that they play the same deals. Actions and observations are those of BATCH.md;
+the reward of a step is the number of cards it discarded, and an episode's return
+is its score. Needs ``pip install 'acesup[gym]'``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .arguments import U64, int_arg
@@ -23,7 +29,7 @@ from .display import game_svg
 from .encoding import Encoding, engine_module, engine_rules
 from .raster import game_rgb
 
-__all__ = ["AcesUpEnv", "AcesUpVectorEnv", "ENV_ID"]
+__all__ = ["AcesUpEnv", "AcesUpVectorEnv", "ENV_ID", "action_masks", "env_fns"]
 
 ENV_ID = "acesup/AcesUp-v0"
 _ILLEGAL = ("terminate", "raise")
@@ -64,21 +70,33 @@ class AcesUpEnv(gymnasium.Env):
     """One game of Aces Up as a Gymnasium environment.
 
     ``AcesUpEnv(rules=None, engine=None, auto_discard=True, render_mode=None,
-    illegal_action="terminate")``: ``rules`` a Rules, rules text or None;
-    ``engine`` ``"native"``, ``"reference"`` or None (native when it has a Batch);
-    ``render_mode`` ``"ansi"`` (the tableau), ``"rgb_array"``, ``"svg"`` or None. ``reset(seed=s)``
-    deals game 0 of master seed s and each later ``reset()`` the next game index;
-    ``options={"game_index": i}`` deals game i. An illegal action ends the episode
-    with ``info["illegal_action"] = True`` and reward 0 (``illegal_action="raise"``
-    raises ``IllegalMoveError`` instead): the mask is in ``info["action_mask"]`` and
-    ``action_masks()``. After the episode ends, ``step`` raises ``RuntimeError``
-    until ``reset``; a ``reset`` with a bad seed or option raises and changes nothing.
+    illegal_action="terminate", *, rank=0, num_envs=1)``: ``rules`` a Rules, rules
+    text or None; ``engine`` ``"native"``, ``"reference"`` or None (native when it
+    has a Batch); ``render_mode`` ``"ansi"`` (the tableau), ``"rgb_array"``, ``"svg"``
+    or None. ``reset(seed=s)`` deals game ``rank`` of master seed ``s - rank`` and each
+    later ``reset()`` the game ``num_envs`` further on; ``options={"game_index": i}``
+    deals game i. With the defaults that is game 0 of s, then 1, 2, ...; as
+    sub-environment ``rank`` of ``num_envs`` that a vector env seeds ``S + rank``
+    (``env_fns``), the sub-environments deal games 0 to num_envs - 1 of S first, as
+    ``simulate`` and the native vector env do (docs/SEEDS.md).
+
+    The reward of a step is the cards it discarded, and the first step of an
+    episode also counts the forced discards played at its deal, so that an
+    episode's return is its score. An illegal action ends the episode with
+    ``info["illegal_action"] = True`` and reward 0 (``illegal_action="raise"``
+    raises ``IllegalMoveError`` instead). ``info`` holds ``action_mask``, ``score``,
+    ``game_index`` and ``won``; the mask is also ``action_masks()``. After the
+    episode ends, ``step`` raises ``RuntimeError`` until ``reset``; a ``reset`` with a
+    bad seed or option raises and changes nothing.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array", "svg"], "render_fps": 4}
 
     def __init__(self, rules: Any = None, engine: str | None = None, auto_discard: bool = True,
-                 render_mode: str | None = None, illegal_action: str = "terminate") -> None:
+                 render_mode: str | None = None, illegal_action: str = "terminate", *,
+                 rank: int = 0, num_envs: int = 1) -> None:
+        self._num_envs = int_arg(num_envs, "num_envs", low=1, high=U64)
+        self._rank = int_arg(rank, "rank", high=self._num_envs)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if illegal_action not in _ILLEGAL:
@@ -95,6 +113,7 @@ class AcesUpEnv(gymnasium.Env):
         self._master: int | None = None
         self._index = 0
         self._game: Any = None
+        self._rewarded = 0  # the score that the episode's rewards have counted so far
         self._legal: list[Any] = []
         self._ended = False  # the episode ended with an illegal action (the game itself goes on)
 
@@ -112,18 +131,22 @@ class AcesUpEnv(gymnasium.Env):
         index = _reset_args(seed, options, ("game_index",)).get("game_index")
         if index is not None:
             index = int_arg(index, "options['game_index']", high=U64)
+        if seed is not None and seed < self._rank:
+            raise ValueError(f"seed must be at least rank ({self._rank}): a vector env seeds sub-environment "
+                             f"rank with its seed + rank, got {seed}")
         super().reset(seed=seed)
         self._ended = False
         if seed is not None or self._master is None:
-            self._master = seed if seed is not None else _master_seed(self.np_random)
-            self._index = 0
+            self._master = seed - self._rank if seed is not None else _master_seed(self.np_random)
+            self._index = self._rank
         else:
-            self._index += 1
+            self._index = (self._index + self._num_envs) % U64
         if index is not None:
             self._index = index
         engine = self._engine
         self._game = engine.Game.from_seed(engine.game_seed(self._master, self._index), self.rules)
         self._legal = self._forced_discards()
+        self._rewarded = 0
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -139,10 +162,10 @@ class AcesUpEnv(gymnasium.Env):
                 self._game.play(move)  # raises IllegalMoveError with the R7 reason
             self._ended = True
             return self._observation(), 0.0, True, False, self._info(illegal_action=True)
-        before = self._game.score
         self._game.play(move)
         self._legal = self._forced_discards()
-        reward = float(self._game.score - before)
+        reward = float(self._game.score - self._rewarded)  # the deal's forced discards too, on the first step
+        self._rewarded = self._game.score
         return self._observation(), reward, not self._legal, False, self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -173,7 +196,9 @@ class AcesUpEnv(gymnasium.Env):
         return np.array(self._encoding.observation(self._game), dtype=np.int8)
 
     def _info(self, illegal_action: bool = False) -> dict[str, Any]:
-        info = {"action_mask": self.action_masks(), "score": self._game.score, "game_index": self._index}
+        game = self._game
+        info = {"action_mask": self.action_masks(), "score": game.score, "game_index": self._index,
+                "won": game.is_won}
         if illegal_action:
             info["illegal_action"] = True
         return info
@@ -182,13 +207,17 @@ class AcesUpEnv(gymnasium.Env):
 class AcesUpVectorEnv(VectorEnv):
     """``num_envs`` games stepped together by one Batch, with same-step autoreset:
     a step that ends a game returns the next game's observation, the ended one in
-    ``info["final_obs"]`` and its score and outcome in ``info["final_info"]``.
+    ``info["final_obs"]`` and its info (``action_mask``, ``score``, ``game_index``,
+    ``won``) in ``info["final_info"]``.
 
     ``AcesUpVectorEnv(num_envs, rules=None, engine=None, auto_discard=True)``;
     ``engine`` None picks the native Batch when there is one. Illegal actions raise
-    ``IllegalMoveError`` (Batch.step); the mask is ``info["action_mask"]`` and
-    ``action_masks()``. ``reset(seed=s)`` starts at game 0 of master seed s; a later
-    ``reset()`` goes on with the next game indices.
+    ``IllegalMoveError`` (Batch.step). ``info`` holds, for each slot's current game,
+    ``action_mask`` (also ``action_masks()``), ``score``, ``game_index`` and ``won``,
+    the keys of ``AcesUpEnv``. As there, a game's first step also counts the forced
+    discards of its deal, so that a game's rewards add up to its score.
+    ``reset(seed=s)`` starts at game 0 of master seed s; a later ``reset()`` goes on
+    with the next game indices.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -210,6 +239,8 @@ class AcesUpVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._master: int | None = None
+        self._unrewarded = np.zeros(num_envs, dtype=np.float64)  # each slot's deal discards, for its first step
+        self._index = np.zeros(num_envs, dtype=np.uint64)  # each slot's game index, before the step
 
     @property
     def batch(self) -> Any:
@@ -225,29 +256,74 @@ class AcesUpVectorEnv(VectorEnv):
             self._master = seed if seed is not None else _master_seed(self.np_random)
         else:
             start = self._batch.next_index
-        self._batch = self._engine.Batch(self.num_envs, self._rules, self._master, start, self._auto_discard)
-        return np.array(self._batch.observation), self._info()
+        self._batch = batch = self._engine.Batch(self.num_envs, self._rules, self._master, start, self._auto_discard)
+        score = batch.score
+        self._unrewarded = score.astype(np.float64)
+        return batch.observation, self._info(score)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        reward = self._batch.step(actions).astype(np.float64)
-        terminated = np.array(self._batch.terminated)
-        info = self._info()
+        batch = self._batch
+        ended_index = self._index
+        reward = batch.step(actions) + self._unrewarded
+        terminated, score = batch.terminated, batch.score
+        self._unrewarded = np.where(terminated, score, 0.0)  # the new games' deal discards
+        info = self._info(score)
         if terminated.any():
-            final = np.array(self._batch.final_observation)
+            final = batch.final_observation
             enc = self._encoding
-            score = final[:, enc.discards_offset:enc.stock_offset].sum(axis=1)  # the discard flags
+            final_info = {"action_mask": np.zeros_like(info["action_mask"]),
+                          "score": final[:, enc.discards_offset:enc.stock_offset].sum(axis=1),  # the discard flags
+                          "game_index": ended_index, "won": batch.won}
             info["final_obs"], info["_final_obs"] = final, terminated
-            info["final_info"] = {"score": score, "_score": terminated,
-                                  "won": np.array(self._batch.won), "_won": terminated}
+            info["final_info"] = {**final_info, **{f"_{key}": terminated for key in final_info}}
             info["_final_info"] = terminated
-        return np.array(self._batch.observation), reward, terminated, np.zeros(self.num_envs, dtype=bool), info
+        return batch.observation, reward, terminated, np.zeros(self.num_envs, dtype=bool), info
 
     def action_masks(self) -> np.ndarray:
-        return np.array(self._batch.action_mask)
+        """(num_envs, A) bool: the legal actions of each slot's current game."""
+        mask: np.ndarray = self._batch.action_mask
+        return mask
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "_action_mask": np.ones(self.num_envs, dtype=bool)}
+    def _info(self, score: np.ndarray) -> dict[str, Any]:
+        """The slots' current games: the keys of ``AcesUpEnv``'s info, each with its
+        ``_key`` array of Gymnasium's vector infos (every slot has every key)."""
+        self._index = self._batch.game_index
+        info = {"action_mask": self.action_masks(), "score": score, "game_index": self._index,
+                "won": score == self._encoding.win_score}
+        every = np.ones(self.num_envs, dtype=bool)
+        return {**info, **{f"_{key}": every for key in info}}
+
+
+def action_masks(env: gymnasium.Env[Any, Any] | VectorEnv[Any, Any, Any]) -> np.ndarray:
+    """The legal-action mask of ``env``, however it was made: (A,) bool for one
+    environment (wrapped or not), (n, A) for a vector env: the native one, or
+    Gymnasium's ``SyncVectorEnv``/``AsyncVectorEnv`` over ``AcesUpEnv`` (whose
+    sub-environments it asks), wrapped or not. ``TypeError`` for another vector env."""
+    if isinstance(env, VectorEnv):
+        inner = env.unwrapped
+        if isinstance(inner, AcesUpVectorEnv):
+            return inner.action_masks()
+        if isinstance(inner, (SyncVectorEnv, AsyncVectorEnv)):
+            return np.stack(inner.call("action_masks"))
+        raise TypeError(f"action_masks() takes an environment of acesup.gym, got a {type(inner).__name__}")
+    return np.asarray(env.get_wrapper_attr("action_masks")())
+
+
+def env_fns(num_envs: int, **kwargs: Any) -> list[Callable[[], gymnasium.Env[np.ndarray, np.int64]]]:
+    """The makers of ``num_envs`` sub-environments for a vector env that seeds
+    sub-environment i with S + i (Gymnasium's ``SyncVectorEnv`` and
+    ``AsyncVectorEnv``, SB3's ``DummyVecEnv`` and ``SubprocVecEnv``): maker i is
+    ``gymnasium.make(ENV_ID, rank=i, num_envs=num_envs, **kwargs)``, so that seed S
+    deals games 0 to num_envs - 1 of master seed S first, sub-environment i then
+    games i + num_envs, i + 2 num_envs, ... (docs/SEEDS.md). The makers pickle, for
+    the vector envs that run each in a process of its own."""
+    count = int_arg(num_envs, "num_envs", low=1, high=U64)
+    return [functools.partial(gymnasium.make, ENV_ID, rank=rank, num_envs=count, **kwargs) for rank in range(count)]
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="acesup.gym:AcesUpEnv", vector_entry_point="acesup.gym:AcesUpVectorEnv")
+    # Neither OrderEnforcing (AcesUpEnv raises on a step before reset itself) nor the
+    # passive checker (tests/batch/test_gym.py runs the full check_env): Gymnasium 1.x
+    # wrappers forward no method, and gymnasium.make(ENV_ID).action_masks() must work.
+    gymnasium.register(id=ENV_ID, entry_point="acesup.gym:AcesUpEnv", vector_entry_point="acesup.gym:AcesUpVectorEnv",
+                       order_enforce=False, disable_env_checker=True)

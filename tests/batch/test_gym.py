@@ -3,6 +3,8 @@ registration, rewards, masks, rendering, and the vector environment over Batch."
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -34,25 +36,27 @@ def test_check_env_passes(engine, rules):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_an_episode_scores_its_rewards(engine):
+def test_an_episode_s_return_is_its_score(engine):
+    """The rewards add up to the score, the forced discards of the deal (one in
+    game 0 of seed 7) counted in the first step's reward; the mask is the
+    environment's own ``action_masks()``, wrapped by ``gymnasium.make`` or not."""
     env = gymnasium.make(ENV_ID, engine=engine, render_mode="ansi")
     obs, info = env.reset(seed=7)
-    game = env.unwrapped.game
-    start_score = game.score
+    assert env.unwrapped.game.score == info["score"] == 1
     assert obs.dtype == np.int8 and obs.shape == env.observation_space.shape
     assert env.observation_space.contains(obs)
     rng = np.random.default_rng(3)
     total, terminated, steps = 0.0, False, 0
     while not terminated:
         mask = info["action_mask"]
-        assert np.array_equal(mask, env.unwrapped.action_masks())
+        assert np.array_equal(mask, env.action_masks()) and np.array_equal(mask, acesup.gym.action_masks(env))
         legal = np.flatnonzero(mask)
         assert legal.size and not mask[:4].any()  # forced discards are played for the agent
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
         assert env.observation_space.contains(obs) and not truncated
         total += reward
         steps += 1
-    assert total == info["score"] - start_score
+    assert total == info["score"] and info["won"] == env.unwrapped.game.is_won
     assert env.unwrapped.game.is_over and not info["action_mask"].any()
     assert "stock" in env.render()
 
@@ -124,21 +128,32 @@ def test_make_vec_same_step_autoreset(engine):
     assert obs.shape == (6, envs.single_observation_space.shape[0]) and envs.observation_space.contains(obs)
     batch_engine = acesup.encoding.engine_module(engine, "Batch")
     twin = batch_engine.Batch(6, seed=5)
+    keys = {"action_mask", "score", "game_index", "won"}
+    assert set(info) == keys | {f"_{key}" for key in keys}
+    assert twin.score.any()  # a game's first reward counts the discards of its deal, these ones too
+    returns = np.zeros(6)
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(200):
         mask = info["action_mask"]
+        index = twin.game_index
         actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
         obs, reward, terminated, truncated, info = envs.step(actions)
         expected = twin.step(actions)
-        assert np.array_equal(obs, twin.observation) and np.array_equal(reward, expected)
+        returns += reward
+        assert np.array_equal(obs, twin.observation) and np.array_equal(reward > expected, reward != expected)
         assert np.array_equal(terminated, twin.terminated) and not truncated.any()
+        assert np.array_equal(info["score"], twin.score) and np.array_equal(info["game_index"], twin.game_index)
         if terminated.any():
             ended += int(terminated.sum())
             assert np.array_equal(info["_final_obs"], terminated)
             final = info["final_obs"][terminated]
             assert np.array_equal(final, twin.final_observation[terminated])
-            assert np.array_equal(info["final_info"]["won"], twin.won)
+            final_info = info["final_info"]
+            assert keys <= set(final_info) and np.array_equal(final_info["won"], twin.won)
+            assert np.array_equal(final_info["game_index"][terminated], index[terminated])
+            assert np.array_equal(returns[terminated], final_info["score"][terminated])
+            returns[terminated] = 0
     assert ended > 0
     obs, _ = envs.reset()  # goes on with the next game indices
     assert envs.unwrapped.batch.game_index.tolist() == list(range(twin.next_index, twin.next_index + 6))
@@ -156,3 +171,42 @@ def test_vector_env_engines():
         return
     assert isinstance(AcesUpVectorEnv(2, engine="native").batch, acesup.Batch)
     assert isinstance(AcesUpVectorEnv(2).batch, acesup.Batch)
+
+
+def fresh_python(code):
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_acesup_gym_loads_on_first_use_and_registers():
+    """A bare ``import acesup`` loads neither acesup.gym nor Gymnasium; ``acesup.gym``
+    loads it and registers the environment."""
+    fresh_python(f"""
+import sys, acesup
+assert not {{'acesup.gym', 'gymnasium'}} & set(sys.modules)
+import gymnasium
+assert {ENV_ID!r} not in gymnasium.registry
+assert acesup.gym.ENV_ID in gymnasium.registry
+""")
+
+
+def test_make_imports_acesup_gym_by_itself():
+    """Gymnasium 1.x has no plugin discovery: the "module:id" form imports acesup.gym."""
+    out = fresh_python(f"""
+import gymnasium
+env = gymnasium.make("acesup.gym:{ENV_ID}")
+obs, info = env.reset(seed=0)
+print(env.action_masks().sum(), obs.flags.writeable)
+""")
+    assert out.split()[1] == "True" and int(out.split()[0]) >= 1
+
+
+@pytest.mark.parametrize("mode", ["vector_entry_point", "sync"])
+def test_vector_observations_are_writable(mode):
+    envs = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode=mode)
+    obs, info = envs.reset(seed=1)
+    assert obs.flags.writeable and info["action_mask"].flags.writeable
+    obs, *_ = envs.step(info["action_mask"].argmax(axis=1))
+    assert obs.flags.writeable
+    assert acesup.gym.action_masks(envs).shape == (2, envs.single_action_space.n)

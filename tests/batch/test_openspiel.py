@@ -5,12 +5,15 @@ uniform chance over the unseen cards, and scores as acesup's Game does."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+import acesup  # noqa: E402
 import acesup.openspiel  # noqa: E402,F401 - registers python_acesup
 import acesup.encoding  # noqa: E402
 import acesup.reference as reference  # noqa: E402
@@ -86,3 +89,35 @@ def test_observation_tensor_is_the_batch_encoding():
 def test_relocate_single_is_refused():
     with pytest.raises(Exception, match="relocate_single"):
         pyspiel.load_game("python_acesup", {"rules": "relocate_single=true"})
+
+
+def test_chance_actions_deal_the_seeded_game():
+    """game.chance_actions(seed, index) are the codes of the seeded deck in deal
+    order; played at the chance nodes they deal Game.from_seed(game_seed(seed, index))."""
+    for rules in ("standard", "easy"):
+        game = pyspiel.load_game("python_acesup", {"rules": rules})
+        actions = game.chance_actions(9, 4)
+        deck = acesup.deck_from_seed(acesup.game_seed(9, 4), acesup.Rules.parse(rules))
+        assert [game.encoding.deck[code] for code in actions] == deck
+        state = game.new_initial_state()
+        for code in actions[:game.encoding.piles]:
+            state.apply_action(code)
+        assert state.dealt == deck[:game.encoding.piles] and not state.is_chance_node()
+
+
+def test_a_chance_action_already_dealt_or_out_of_range_changes_nothing():
+    state = pyspiel.load_game("python_acesup").new_initial_state()
+    state.apply_action(5)
+    for bad, message in ((5, "already dealt"), (52, "not a card")):
+        with pytest.raises(Exception, match=message):
+            state.apply_action(bad)
+        assert [code for code, _ in state.chance_outcomes()] == [c for c in range(52) if c != 5]
+        assert state.dealt == [state.encoding.deck[5]] and state.pending == 3
+
+
+def test_acesup_openspiel_loads_on_first_use():
+    code = ("import sys, acesup; assert 'acesup.openspiel' not in sys.modules; "
+            "import pyspiel; acesup.openspiel; print(pyspiel.load_game('python_acesup'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "python_acesup" in done.stdout

@@ -91,38 +91,38 @@ class Batch(BatchBase):
     @property
     def observation(self) -> np.ndarray:
         """(n, observation_size) int8: each slot's current game (BATCH.md "Observations")."""
-        return _read_only(self._observation)
+        return _copy(self._observation)
 
     @property
     def action_mask(self) -> np.ndarray:
         """(n, num_actions) bool: the legal actions of each slot's current game."""
-        return _read_only(self._mask)
+        return _copy(self._mask)
 
     @property
     def score(self) -> np.ndarray:
         """(n,) uint8: the score of each slot's current game."""
-        return _read_only(self._score)
+        return _copy(self._score)
 
     @property
     def game_index(self) -> np.ndarray:
         """(n,) uint64: the game index of each slot's current game."""
-        return _read_only(np.array(self._index, dtype=np.uint64))
+        return np.array(self._index, dtype=np.uint64)  # a new array already
 
     @property
     def terminated(self) -> np.ndarray:
         """(n,) bool: the game that the last step played in the slot ended with it."""
-        return _read_only(self._terminated)
+        return _copy(self._terminated)
 
     @property
     def won(self) -> np.ndarray:
         """(n,) bool: the game that the last step ended in the slot was won."""
-        return _read_only(self._won)
+        return _copy(self._won)
 
     @property
     def final_observation(self) -> np.ndarray:
         """(n, observation_size) int8: the observation of the game that the last step
         played in each slot, after its move and before the slot took a new game."""
-        return _read_only(self._final_observation)
+        return _copy(self._final_observation)
 
     def stats(self) -> Stats:
         """The Stats of the games of the run that are over: their histogram and, with
@@ -296,8 +296,7 @@ def _books_problem(slots: list[tuple[int, bool]], dealt: int, finished: int, his
     return None
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
-    """A read-only copy: the caller may keep it whatever later steps do."""
-    copy = array.copy()
-    copy.flags.writeable = False
-    return copy
+def _copy(array: np.ndarray) -> np.ndarray:
+    """A writable copy that the caller owns: it may keep or change it whatever later
+    steps do, and PyTorch takes it without a warning."""
+    return array.copy()
