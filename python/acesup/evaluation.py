@@ -156,7 +156,6 @@ def evaluate_in(batch_class: Callable[..., Any], simulate: Callable[..., S]) -> 
                     if run.next_index == last:  # some slots may be idle: the policy sees the others
                         live = np.flatnonzero(mask.any(axis=1))
                         observation, mask = observation[live], mask[live]
-                        observation.flags.writeable = mask.flags.writeable = False  # as the Batch's
                     actions = _checked_actions(policy(observation, mask), mask, live, run)
                     if live is not None:
                         actions, chosen = np.zeros(run.n, dtype=actions.dtype), actions

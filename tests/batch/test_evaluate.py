@@ -90,12 +90,14 @@ def test_compare_pairs_a_policy_with_the_built_ins_on_the_same_deals(engine):
 
 def test_the_policy_sees_only_the_games_still_played(engine):
     """As the run ends its slots go idle; the policy gets the rows of the others
-    only, never a row without a legal action."""
+    only, never a row without a legal action, and always arrays of its own that it
+    may write (torch warns on read-only ones), as the Batch's are."""
     sizes = []
 
     def policy(observation, action_mask):
         assert action_mask.any(axis=1).all()
-        assert len(observation) == len(action_mask) and not observation.flags.writeable
+        assert len(observation) == len(action_mask)
+        assert observation.flags.writeable and action_mask.flags.writeable
         sizes.append(len(action_mask))
         return first_legal(observation, action_mask)
 
