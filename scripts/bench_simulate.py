@@ -5,7 +5,7 @@ the wall clock and by the CPU time of the process) under this interpreter and un
 every ``--against`` one (each with its own build of acesup installed), a fresh
 process each, by turns for ``--rounds`` rounds, and prints each build's best and
 median nanoseconds a game with the ratios to the first ``--against``: the way the
-README's before-and-after figures are taken, for the machine's noise comes and goes.
+before-and-after figures of docs/PERFORMANCE.md are taken, for the machine's noise comes and goes.
 
     python scripts/bench_simulate.py --rounds 6 --against /tmp/base/.venv/bin/python
     python scripts/bench_simulate.py --strategy greedy --games 200000 --against ...

@@ -356,7 +356,7 @@ def test_the_repr_of_a_few_scores_shows_them(engine):
 
 
 def test_the_before_and_after_script_times_each_build_by_turns(capsys):
-    """scripts/bench_simulate.py, which takes the README's before-and-after figures:
+    """scripts/bench_simulate.py, which takes the before-and-after figures of docs/PERFORMANCE.md:
     a line per build, the first the yardstick of the ratios."""
     import runpy
     import sys
