@@ -278,6 +278,8 @@ def simulate(
     threads: int | None = None,
     start: int = 0,
     scores: bool = False,
+    progress: bool = False,
+    callback: Callable[[int, int], object] | None = None,
 ) -> Stats: ...
 def deck_from_seed(seed: int, rules: Rules | None = None) -> list[Card]: ...
 def game_seed(seed: int, index: int) -> int: ...
@@ -365,6 +367,8 @@ def solvability(
     start: int = 0,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    progress: bool = False,
+    callback: Callable[[int, int], object] | None = None,
 ) -> Solvability: ...
 def _plain_solvability(games: int, rules: Rules, seed: int) -> Solvability: ...
 
@@ -381,6 +385,8 @@ def solve_deals(
     threads: int | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    progress: bool = False,
+    callback: Callable[[int, int], object] | None = None,
 ) -> DealVerdicts: ...
 
 def optimal(

@@ -16,7 +16,11 @@ import html
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Union
+
+from .arguments import int_arg
+from .progress import Callback, Reporter, reporter
 
 if TYPE_CHECKING:  # scores arrive as NumPy arrays, and only their methods are used here,
     import numpy as np  # so that importing acesup does not load NumPy
@@ -236,11 +240,20 @@ def _check_names(names: list[Any]) -> None:
                              f"strategy to tell them apart")
 
 
+def _forwarded(report: Reporter | None, before: int) -> Callback | None:
+    """The callback of one of ``compare``'s runs: it reports the run's games to
+    the comparison's reporter, after the ``before`` games of the runs before."""
+    if report is None:
+        return None
+    return lambda done, _total: report.update(before + done)
+
+
 def compare_in(simulate: Callable[..., StatsLike]) -> Callable[..., Comparison]:
     """The ``compare`` function of the engine whose ``simulate`` this is."""
 
     def compare(strategies: Sequence[Any] | Mapping[str, Any], games: int, rules: Any = None, seed: int = 0,
-                *, threads: int | None = None, start: int = 0) -> Comparison:
+                *, threads: int | None = None, start: int = 0, progress: bool = False,
+                callback: Callback | None = None) -> Comparison:
         """Plays every strategy on the same games, ``start`` to ``start + games - 1``
         of master seed ``seed`` under ``rules``, and compares them pairwise.
 
@@ -251,9 +264,17 @@ def compare_in(simulate: Callable[..., StatsLike]) -> Callable[..., Comparison]:
         win rate with McNemar's exact test and the paired difference in mean
         score, each with a 95% interval.
 
+        ``progress=True`` shows one tqdm bar on stderr for the whole comparison,
+        of ``games`` times the number of strategies, and ``callback`` is called
+        as ``callback(done, total)`` with the games played by all the runs so
+        far out of that total (``acesup.progress``); an exception it raises
+        stops the comparison and propagates.
+
         Every argument is checked before any game is played: ``ValueError`` for
-        no strategies or a name given twice, and whatever ``simulate`` raises
-        for the others (``StrategyError``, ``ValueError``, ``TypeError``).
+        no strategies or a name given twice, ``TypeError`` for a ``progress``
+        that is not a bool or a ``callback`` that is not callable, and whatever
+        ``simulate`` raises for the others (``StrategyError``, ``ValueError``,
+        ``TypeError``).
         """
         if isinstance(strategies, Mapping):
             named = list(strategies.items())
@@ -268,10 +289,15 @@ def compare_in(simulate: Callable[..., StatsLike]) -> Callable[..., Comparison]:
         # Zero games check every argument and strategy at once, before the long runs.
         for _, strategy in named:
             simulate(0, strategy, rules, seed, threads=threads, start=start, scores=True)
-        return Comparison.from_stats({
-            name: simulate(games, strategy, rules, seed, threads=threads, start=start, scores=True)
-            for name, strategy in named
-        })
+        report = reporter(int_arg(games, "games") * len(named), progress, callback, "games")
+        played: dict[str, StatsLike] = {}
+        with report or nullcontext():
+            for k, (name, strategy) in enumerate(named):
+                played[name] = simulate(games, strategy, rules, seed, threads=threads, start=start, scores=True,
+                                        callback=_forwarded(report, k * games))
+            if report is not None:
+                report.finish()
+        return Comparison.from_stats(played)
 
     compare.__qualname__ = "compare"
     return compare
