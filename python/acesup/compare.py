@@ -20,6 +20,7 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Union
 
 from .arguments import int_arg
+from .jsontext import STATS_FORMAT, document, dumps, finite, loads, stats_document, stats_from_document
 from .progress import Callback, Reporter, reporter
 
 if TYPE_CHECKING:  # scores arrive as NumPy arrays, and only their methods are used here,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # scores arrive as NumPy arrays, and only their methods are u
 
 __all__ = ["Comparison", "Pair", "compare_in", "mcnemar_exact_p", "paired_diff_ci95", "mean_diff_ci95"]
 
+COMPARISON_FORMAT = "acesup.comparison/1"  # the "format" of a Comparison's JSON document
 STANDARD_WIN = 48  # the score of a won standard game (RULES.md R4.2)
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution, as Stats uses
 
@@ -106,6 +108,42 @@ class Comparison:
                       for i, a in enumerate(names) for b in names[i + 1:])
         return cls(stats, pairs)
 
+    def to_json(self) -> str:
+        """The JSON text of the comparison (API.md, "JSON"): ``"format":
+        "acesup.comparison/1"``, ``stats``, an object from strategy name to the
+        document of its Stats (``Stats.to_json``'s, scores included), and
+        ``pairs``, an array of objects with the fields of ``Pair`` (an interval as
+        an array of two numbers, nan as null). ``Comparison.from_json`` reads it
+        back, equal."""
+        return dumps({"format": COMPARISON_FORMAT,
+                      "stats": {name: stats_document(one) for name, one in self.stats.items()},
+                      "pairs": [_pair_document(pair) for pair in self.pairs]})
+
+    @classmethod
+    def from_json(cls, text: str, stats_type: type | None = None) -> Comparison:
+        """The comparison that ``to_json`` wrote as ``text`` (in either engine),
+        with its Stats of class ``stats_type``: ``acesup.Stats`` (the default) or
+        ``acesup.reference.Stats``. The pairs are computed again from the Stats,
+        as ``from_stats`` does, and must be those written. ``ValueError`` naming
+        the problem for text that is not JSON or not such a document (its Stats
+        as ``Stats.from_json`` reads them), ``TypeError`` for ``text`` that is not
+        a str."""
+        if stats_type is None:
+            from . import _core  # loaded by now: acesup imports it first
+
+            stats_type = _core.Stats
+        value = loads(text, COMPARISON_FORMAT)
+        documents = value.get("stats")
+        if not isinstance(documents, dict):
+            raise ValueError("the comparison's \"stats\" must be an object from strategy name to Stats")
+        found = cls.from_stats({
+            name: stats_from_document(stats_type, document(one, STATS_FORMAT, f"the Stats of {name!r}"),
+                                      f"the Stats of {name!r}")
+            for name, one in documents.items()})
+        if value.get("pairs") != [_pair_document(pair) for pair in found.pairs]:
+            raise ValueError("the comparison's \"pairs\" are not those of its Stats")
+        return found
+
     def _tables(self) -> list[tuple[list[str], list[list[str]]]]:
         """The two tables, headers and rows of text, that both renderings show."""
         strategies = (["strategy", "games", "wins", "win rate", "95% CI", "mean score"], [
@@ -136,6 +174,14 @@ class Comparison:
                            for row in rows)
             blocks.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
         return "\n".join(blocks)
+
+
+def _pair_document(pair: Pair) -> dict[str, Any]:
+    """The JSON object of a Pair: its fields in order, nan as None."""
+    return {"a": pair.a, "b": pair.b, "games": pair.games, "wins_a_only": pair.wins_a_only,
+            "wins_b_only": pair.wins_b_only, "diff": finite(pair.diff), "ci95": list(pair.ci95),
+            "p_value": pair.p_value, "mean_score_diff": finite(pair.mean_score_diff),
+            "mean_score_ci95": list(pair.mean_score_ci95)}
 
 
 def _p_text(p: float) -> str:
