@@ -1,6 +1,6 @@
 //! Long native work that Ctrl-C stops within a few milliseconds, whatever one game
 //! or one decision costs (docs/API.md, "Ctrl-C"), and whose progress the calling
-//! thread reports meanwhile (`crate::progress`).
+//! thread reports meanwhile (docs/API.md, "Progress").
 
 use acesup::run::cancel::{self, Cancel, Flag};
 use pyo3::prelude::*;
@@ -18,7 +18,7 @@ const POLL: Duration = Duration::from_millis(10);
 const QUICK: Duration = Duration::from_millis(20);
 
 /// What the calling thread does for a run at each look for signals, holding the
-/// GIL: report its progress (`crate::progress`); an error stops the run as a
+/// GIL: report its progress (docs/API.md, "Progress"); an error stops the run as a
 /// signal does.
 pub type Report<'a> = &'a (dyn Fn(Python<'_>) -> PyResult<()> + Sync);
 
