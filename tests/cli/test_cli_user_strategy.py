@@ -108,3 +108,24 @@ def test_a_built_in_with_parameters_is_still_a_built_in(capsys, monkeypatch):
                          "montecarlo:playouts=2,policy=simple", "--json")
     assert status == 0
     assert json.loads(out)["histogram"] == list(acesup.simulate(20, "montecarlo:playouts=2,policy=simple").histogram)
+
+
+def test_table_takes_user_strategies_as_columns(capsys, monkeypatch, folder):
+    status, out, err = run(capsys, monkeypatch, "table", "--games", "60", "--strategy", "greedy",
+                           "--strategy", "mine:first", "--node-limit", "2000")
+    assert status == 0, err
+    assert "| greedy | mine:first | solvable |" in out
+    rules = acesup.Rules.preset("standard").replace(deal="free")
+    stats = acesup.simulate(60, first, rules)
+    low, high = stats.ci95
+    row = next(line for line in out.splitlines() if line.startswith("| standard | free |"))
+    assert f"{100 * stats.win_rate:.2f} ({100 * low:.2f}\u2013{100 * high:.2f})" == row.split(" | ")[3]
+
+
+@pytest.mark.parametrize("argv", [[], ["--players"]])
+def test_table_ends_with_one_line_when_a_user_strategy_fails(capsys, monkeypatch, folder, argv):
+    status, out, err = run(capsys, monkeypatch, "table", "--games", "10", "--strategy", "mine:broken", *argv)
+    assert status == 1 and out == ""
+    assert err == "acesup table: error: the strategy mine:broken failed: ZeroDivisionError: no move today\n"
+    status, _, err = run(capsys, monkeypatch, "table", "--games", "10", "--strategy", "mine:nothing", *argv)
+    assert status == 2 and "names no 'nothing' in mine" in err

@@ -177,6 +177,23 @@ def user_strategy(text: str) -> Any:
     return found
 
 
+@contextlib.contextmanager
+def strategies_failing(parser: argparse.ArgumentParser, strategies: dict[str, Any]) -> Iterator[None]:
+    """Ends the command with a one-line error, exit status 1, when the block raises
+    while the user's own strategies among ``strategies`` (``--strategy`` text to
+    what ``user_strategy`` made of it) play: their exception, or the
+    StrategyError of a move that is not legal. With built-ins alone an exception
+    is a bug, and keeps its traceback."""
+    try:
+        yield
+    except Exception as err:
+        users = [text for text, strategy in strategies.items() if not isinstance(strategy, str)]
+        if not users:
+            raise
+        parser.exit(1, f"{parser.prog}: error: the strategy {' or '.join(users)} failed: "
+                       f"{type(err).__name__}: {err}\n")
+
+
 def _module_of_file(path: str) -> Any:
     """The module of the Python file ``path``, loaded under a name made from the
     file's that no other module has, and kept in sys.modules (where its

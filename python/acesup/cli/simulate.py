@@ -20,7 +20,7 @@ from ..arguments import games_count
 from ..display import figure
 from ..jsontext import finite, stats_document
 from .common import INTERRUPTED, MAX_THREADS, PROGRESS_DELAY, bad_arguments, deferred_interrupts, rules, \
-    rules_options, seed, terminal, threads, user_strategy
+    rules_options, seed, strategies_failing, terminal, threads, user_strategy
 
 ENGINES = {"native": "acesup", "reference": "acesup.reference"}
 SHARD_SECONDS = 0.25  # simulate plays in shards of about this long, so that Ctrl-C and the progress bar respond
@@ -74,18 +74,11 @@ def run(args: argparse.Namespace) -> int:
             with deferred_interrupts():  # it imports matplotlib
                 plot.check_path(args.plot)
     progress = not args.json and terminal(sys.stdout)
-    try:
+    with strategies_failing(args.parser, {args.strategy: strategy}):
         stats, seconds, interrupted = _simulate_in_shards(
             lambda count, start: engine.simulate(count, strategy, chosen, args.seed, threads=args.threads,
                                                  start=start),
             args.games, engine.Stats.empty(), progress)
-    except Exception as err:
-        if isinstance(strategy, str):  # a built-in does not fail: this is a bug, with its traceback
-            raise
-        # The user's strategy raised, or returned what is not a legal move (StrategyError).
-        print(f"{args.parser.prog}: error: the strategy {args.strategy} failed: {type(err).__name__}: {err}",
-              file=sys.stderr)
-        return 1
     rate = stats.games / seconds if seconds > 0 else math.nan
     if args.json:
         # The Stats' own document (Stats.to_json, which Stats.from_json reads back),
