@@ -1,5 +1,6 @@
 //! Long native work that Ctrl-C stops within a few milliseconds, whatever one game
-//! or one decision costs (docs/API.md, "Ctrl-C").
+//! or one decision costs (docs/API.md, "Ctrl-C"), and whose progress the calling
+//! thread reports meanwhile (docs/API.md, "Progress").
 
 use acesup::run::cancel::{self, Cancel, Flag};
 use pyo3::prelude::*;
@@ -16,6 +17,16 @@ const POLL: Duration = Duration::from_millis(10);
 /// second in which Ctrl-C must take effect, and more than most calls need.
 const QUICK: Duration = Duration::from_millis(20);
 
+/// What the calling thread does for a run at each look for signals, holding the
+/// GIL: report its progress (docs/API.md, "Progress"); an error stops the run as a
+/// signal does.
+pub type Report<'a> = &'a (dyn Fn(Python<'_>) -> PyResult<()> + Sync);
+
+/// Nothing to do at each look for signals: a run that reports no progress.
+pub fn silent(_: Python<'_>) -> PyResult<()> {
+    Ok(())
+}
+
 /// A new cancel flag, for one run.
 pub fn new_flag() -> Flag {
     Arc::new(AtomicBool::new(false))
@@ -23,12 +34,14 @@ pub fn new_flag() -> Flag {
 
 /// Runs `work` with the GIL released on a thread of its own, on which `flag` is the
 /// current cancel flag ([`cancel::Scope`]), while this thread looks for signals
-/// ([`until_done`]). On a signal the flag is raised, so that the work cuts itself
-/// short, and once it has returned the signal's exception (KeyboardInterrupt) is
-/// raised in place of its result. Other Python threads run meanwhile.
+/// ([`until_done`], which calls `report` meanwhile). On a signal (or an error of
+/// `report`) the flag is raised, so that the work cuts itself short, and once it
+/// has returned the signal's exception (KeyboardInterrupt) is raised in place of
+/// its result. Other Python threads run meanwhile.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
     flag: &Flag,
+    report: Report<'_>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     let (result, signal) = py.detach(|| {
@@ -40,7 +53,7 @@ pub fn interruptible<T: Send>(
                 let _ = done.send(());
                 result
             });
-            let ((), signal) = until_done(flag, |time| match finished.recv_timeout(time) {
+            let ((), signal) = until_done(flag, report, |time| match finished.recv_timeout(time) {
                 Err(RecvTimeoutError::Timeout) => None,
                 _ => Some(()),
             });
@@ -54,12 +67,14 @@ pub fn interruptible<T: Send>(
 
 /// Waits, on a thread that does not hold the GIL, for `done(POLL)` (which waits
 /// up to the time it is given) to give work's outcome, and looks for signals
-/// (`check_signals`, which only the main thread sees) every [`POLL`] meanwhile.
-/// The first signal raises `flag`, so that the work cuts itself short and
-/// `done` gives an outcome soon; its exception (KeyboardInterrupt) comes back
-/// beside the outcome, which the caller throws away.
+/// (`check_signals`, which only the main thread sees) and calls `report` every
+/// [`POLL`] meanwhile. The first signal (or error of `report`) raises `flag`, so
+/// that the work cuts itself short and `done` gives an outcome soon; its
+/// exception (KeyboardInterrupt, or the error) comes back beside the outcome,
+/// which the caller throws away.
 pub fn until_done<T>(
     flag: &Flag,
+    report: Report<'_>,
     mut done: impl FnMut(Duration) -> Option<T>,
 ) -> (T, PyResult<()>) {
     let mut signal = Ok(());
@@ -68,7 +83,10 @@ pub fn until_done<T>(
             return (outcome, signal);
         }
         if signal.is_ok() {
-            signal = Python::attach(|py| py.check_signals());
+            signal = Python::attach(|py| {
+                py.check_signals()?;
+                report(py)
+            });
             if signal.is_err() {
                 flag.store(true, Ordering::Relaxed);
             }
@@ -79,10 +97,11 @@ pub fn until_done<T>(
 /// Runs `work` with the GIL released on this thread for at most [`QUICK`], which is
 /// all that most calls take, and when that cuts it short (`work` sees
 /// [`cancel::requested`], leaves everything as it was, or where it can go on from,
-/// and returns None) runs it again with [`interruptible`]: Ctrl-C stops long work
-/// without a thread for the short.
+/// and returns None) runs it again with [`interruptible`], which calls `report`
+/// meanwhile: Ctrl-C stops long work without a thread for the short.
 pub fn quickly_or_interruptible<T: Send>(
     py: Python<'_>,
+    report: Report<'_>,
     mut work: impl FnMut() -> Option<T> + Send,
 ) -> PyResult<T> {
     let quick = py.detach(|| {
@@ -91,7 +110,7 @@ pub fn quickly_or_interruptible<T: Send>(
     });
     match quick {
         Some(done) => Ok(done),
-        None => Ok(interruptible(py, &new_flag(), work)?
+        None => Ok(interruptible(py, &new_flag(), report, work)?
             .expect("only Ctrl-C cuts the work there, and then interruptible raised")),
     }
 }
@@ -106,5 +125,5 @@ pub fn search<T: Send>(
     let flag = new_flag();
     limits.cancel = Some(flag.clone());
     let limits = &*limits;
-    interruptible(py, &flag, || work(limits))
+    interruptible(py, &flag, &silent, || work(limits))
 }

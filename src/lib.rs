@@ -18,6 +18,7 @@ mod game;
 mod interrupt;
 mod moves;
 mod optimal;
+mod progress;
 mod protocols;
 mod rng;
 mod rules;

@@ -9,14 +9,17 @@ use crate::errors::OrPyErr;
 use crate::game::PyGame;
 use crate::interrupt;
 use crate::moves::{move_arg, move_repr, PyMove};
+use crate::progress::Progress;
 use crate::protocols::py_methods;
 use crate::rules::{rules_arg, rules_or};
 use crate::verdicts::{program_arg, DealRun, PyDealVerdicts};
-use acesup::run::thread_count;
+use acesup::run::{thread_count, Next};
 use acesup::solver::{self, Solvability};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 /// What `solve` found, an immutable value (docs/API.md, Solution).
 #[pyclass(frozen, eq, module = "acesup._core", name = "Solution")]
@@ -293,13 +296,15 @@ pub fn solve(
 }
 
 /// Solves games `start .. start+games-1` of master seed `seed` (RNG.md), each with
-/// its own limits, on all cores (`threads=None`) or `threads` threads, with the GIL
-/// released and Ctrl-C checked while it runs; the result never depends on the
-/// thread count, unless a time limit stops some searches.
+/// its own limits, on all cores (`threads=None`) or `threads` threads, while the
+/// calling thread, with the GIL released, counts the verdicts as they come,
+/// reports them (`progress`, `callback`: `crate::progress`) and looks for Ctrl-C;
+/// the result never depends on the thread count, unless a time limit stops some
+/// searches.
 #[pyfunction]
 #[pyo3(
-    signature = (games, rules = None, seed = Arg::Omitted, *, threads = None, start = Arg::Omitted, node_limit = None, time_limit = None),
-    text_signature = "(games, rules=None, seed=0, *, threads=None, start=0, node_limit=None, time_limit=None)"
+    signature = (games, rules = None, seed = Arg::Omitted, *, threads = None, start = Arg::Omitted, node_limit = None, time_limit = None, progress = Arg::Omitted, callback = None),
+    text_signature = "(games, rules=None, seed=0, *, threads=None, start=0, node_limit=None, time_limit=None, progress=False, callback=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn solvability(
@@ -311,6 +316,8 @@ pub fn solvability(
     start: Arg<'_>,
     node_limit: Option<&Bound<'_, PyAny>>,
     time_limit: Option<&Bound<'_, PyAny>>,
+    progress: Arg<'_>,
+    callback: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySolvability> {
     let games = int_object(games, "games", 0, None, value_error)?;
     let rules = rules_arg(rules)?;
@@ -318,21 +325,58 @@ pub fn solvability(
     let threads = threads_arg(threads)?;
     let start = start_arg(py, start)?;
     let (start, games) = index_range(&games, &start)?;
-    let mut limits = limits_arg(node_limit, time_limit)?;
+    let limits = limits_arg(node_limit, time_limit)?;
+    let progress = Progress::new(py, games, &progress, callback, "games")?;
     let games = u64::try_from(games).map_err(|_| {
         PyValueError::new_err(format!(
             "games must be below 2**64 in the native engine, got {games}"
         ))
     })?;
+    let tally = count_verdicts(py, threads, rules, seed, start, games, limits, &progress);
+    progress.end(py, tally).map(PySolvability)
+}
+
+/// The verdicts on games `start .. start + games` of master seed `seed`, counted
+/// on this thread with the GIL released as the run's threads find them, while
+/// `progress` is told how many are counted and Ctrl-C is looked for
+/// ([`interrupt::until_done`]); a signal, or the callback's exception, stops
+/// the run and is raised.
+#[allow(clippy::too_many_arguments)]
+fn count_verdicts(
+    py: Python<'_>,
+    threads: Option<usize>,
+    rules: acesup::Rules,
+    seed: u64,
+    start: u64,
+    games: u64,
+    mut limits: solver::Limits,
+    progress: &Progress,
+) -> PyResult<Solvability> {
+    let flag = interrupt::new_flag();
+    limits.cancel = Some(flag.clone());
     let threads = thread_count(threads).or_py()?;
-    let tally = interrupt::search(py, &mut limits, |limits| {
-        solver::solvability(threads, rules, seed, start, games, limits)
-    })?
-    .or_py()?;
-    // Only a cancelled run has no tally, and then `interruptible` raised.
-    tally
-        .map(PySolvability)
-        .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
+    let found = solver::seeded_verdicts(threads, rules, seed, start, games, &limits).or_py()?;
+    let counted = AtomicU64::new(0);
+    let report = |py: Python<'_>| progress.update_from(py, &counted);
+    let mut tally = Solvability::default();
+    let ((), stop) = py.detach(|| {
+        interrupt::until_done(&flag, &report, |time| {
+            let deadline = Instant::now() + time;
+            loop {
+                match found.next_within(deadline.saturating_duration_since(Instant::now())) {
+                    Next::Item(verdict) => tally.record(verdict),
+                    Next::Pending => return None,
+                    Next::Ended => return Some(()),
+                }
+                counted.store(tally.games(), Ordering::Relaxed);
+                if Instant::now() >= deadline {
+                    return None;
+                }
+            }
+        })
+    });
+    stop?;
+    Ok(tally)
 }
 
 /// Solves the numbered deals `numbers` (a range, or any iterable of numbers) of
@@ -340,9 +384,13 @@ pub fn solvability(
 /// program's preset by default) with its own limits, on all cores or `threads`
 /// threads, and returns an iterator of (number, winnable) in the order of the
 /// numbers, each handed out as soon as it and those before it are solved
-/// (docs/API.md).
+/// (docs/API.md). `progress` and `callback` report the deals handed out (`crate::progress`).
 #[pyfunction]
-#[pyo3(signature = (deals, numbers, rules = None, *, threads = None, node_limit = None, time_limit = None))]
+#[pyo3(
+    signature = (deals, numbers, rules = None, *, threads = None, node_limit = None, time_limit = None, progress = Arg::Omitted, callback = None),
+    text_signature = "(deals, numbers, rules=None, *, threads=None, node_limit=None, time_limit=None, progress=False, callback=None)"
+)]
+#[allow(clippy::too_many_arguments)]
 pub fn solve_deals(
     deals: &Bound<'_, PyAny>,
     numbers: &Bound<'_, PyAny>,
@@ -350,6 +398,8 @@ pub fn solve_deals(
     threads: Option<&Bound<'_, PyAny>>,
     node_limit: Option<&Bound<'_, PyAny>>,
     time_limit: Option<&Bound<'_, PyAny>>,
+    progress: Arg<'_>,
+    callback: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDealVerdicts> {
     let program = program_arg(deals)?;
     let rules = rules_or(rules, program.rules)?;
@@ -361,6 +411,7 @@ pub fn solve_deals(
         numbers,
         limits,
         thread_count(threads).or_py()?,
+        |total| Progress::new(deals.py(), total, &progress, callback, "deals"),
     )
 }
 

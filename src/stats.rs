@@ -344,6 +344,25 @@ py_methods!(PyStats [value, summable, equatable] {
         display(slf.as_any(), "stats_html")
     }
 
+    /// The JSON text of these Stats (docs/API.md, "JSON"), written by
+    /// `acesup.jsontext` for both engines, so that the text is the same in each.
+    fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let json = slf.py().import("acesup.jsontext")?;
+        let document = json.call_method1("stats_document", (slf,))?;
+        json.call_method1("dumps", (document,))?.extract()
+    }
+
+    /// The Stats that `to_json` wrote as `text` (in either engine), read by
+    /// `acesup.jsontext`: `ValueError` naming the problem, `TypeError` for a
+    /// `text` that is not a str.
+    #[classmethod]
+    fn from_json<'py>(cls: &Bound<'py, PyType>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let json = cls.py().import("acesup.jsontext")?;
+        let format = json.getattr("STATS_FORMAT")?;
+        let document = json.call_method1("loads", (text, format))?;
+        json.call_method1("stats_from_document", (cls, document))
+    }
+
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         &self,

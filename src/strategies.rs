@@ -7,8 +7,9 @@ use crate::arguments::{
 };
 use crate::errors::{OrPyErr, StrategyError};
 use crate::game::PyGame;
-use crate::interrupt::quickly_or_interruptible;
+use crate::interrupt::{quickly_or_interruptible, silent};
 use crate::moves::PyMove;
+use crate::progress::Progress;
 use crate::protocols::py_methods;
 use crate::rules::rules_arg;
 use crate::stats::{strategy_name, Origin, PyStats};
@@ -61,7 +62,7 @@ py_methods!(PyBuiltinStrategy [] {
         let (py, game, builtin) = (game.py(), game.get(), &self.builtin);
         let rules = *game.game().position().rules();
         crate::optimal::prepare(py, builtin, rules)?;
-        let chosen = quickly_or_interruptible(py, || {
+        let chosen = quickly_or_interruptible(py, &silent, || {
             let mut game = game.game();
             let stream = *game.rng();
             let chosen = game.ask(builtin);
@@ -138,10 +139,12 @@ fn strategy_arg<'py>(strategy: &Bound<'py, PyAny>) -> PyResult<StrategyArg<'py>>
 /// Built-in strategies play in Rust with the GIL released, on all cores
 /// (`threads=None`) or `threads` threads; the result never depends on the thread
 /// count. A callable strategy plays with the GIL held, one game at a time.
+/// `progress` and `callback` report the games played (`crate::progress`), from
+/// the calling thread.
 #[pyfunction]
 #[pyo3(
-    signature = (games, strategy = Arg::Omitted, rules = None, seed = Arg::Omitted, *, threads = None, start = Arg::Omitted, scores = Arg::Omitted),
-    text_signature = "(games, strategy='random', rules=None, seed=0, *, threads=None, start=0, scores=False)"
+    signature = (games, strategy = Arg::Omitted, rules = None, seed = Arg::Omitted, *, threads = None, start = Arg::Omitted, scores = Arg::Omitted, progress = Arg::Omitted, callback = None),
+    text_signature = "(games, strategy='random', rules=None, seed=0, *, threads=None, start=0, scores=False, progress=False, callback=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
@@ -153,6 +156,8 @@ pub fn simulate(
     threads: Option<&Bound<'_, PyAny>>,
     start: Arg<'_>,
     scores: Arg<'_>,
+    progress: Arg<'_>,
+    callback: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyStats> {
     let games = int_object(games, "games", 0, None, value_error)?;
     let name = strategy_name(match &strategy {
@@ -175,31 +180,34 @@ pub fn simulate(
         ))),
     })?;
     let (start, games) = index_range(&games, &start)?;
+    let progress = Progress::new(py, games, &progress, callback, "games")?;
     if keep_scores {
         // One check of the memory, shared with the reference engine.
         py.import("acesup.resources")?
             .call_method1("check_scores_fit", (games,))?;
     }
-    let run = match strategy {
-        StrategyArg::Builtin(builtin) => {
+    let mut run = ChunkedRun::new(rules, seed, start, games, keep_scores);
+    let played = run.played();
+    let report = |py: Python<'_>| progress.update_from(py, &played);
+    let ran = match strategy {
+        StrategyArg::Builtin(builtin) => (|| {
             crate::optimal::prepare(py, &builtin, rules)?;
             let pool = Pool::new(threads).or_py()?;
-            let mut run = ChunkedRun::new(rules, seed, start, games, keep_scores);
-            // Ctrl-C raises the run's flag, which stops the chunks under way within
-            // their games and the run after them; a cut chunk does not count.
-            quickly_or_interruptible(py, || {
+            // Ctrl-C (or the callback's exception) raises the run's flag, which
+            // stops the chunks under way within their games and the run after
+            // them; a cut chunk does not count.
+            quickly_or_interruptible(py, &report, || {
                 let more = run.play_chunks(&pool, &builtin);
                 (!cancel::requested()).then_some(more)
             })?
-            .or_py()?;
-            run
-        }
+            .or_py()
+            .map(drop)
+        })(),
         StrategyArg::Callable {
             function,
             shown_name,
-        } => {
+        } => (|| {
             let _level = Nesting::enter()?;
-            let mut run = ChunkedRun::new(rules, seed, start, games, keep_scores);
             let mut asker = Asker {
                 function,
                 name: shown_name,
@@ -210,10 +218,12 @@ pub fn simulate(
                 .map_err(|e| asker.error(e))?
             {
                 py.check_signals()?;
+                report(py)?;
             }
-            run
-        }
+            Ok(())
+        })(),
     };
+    progress.end(py, ran)?;
     let origin = Origin {
         strategy: Some(name),
         rules: Some(rules.to_string().into()),

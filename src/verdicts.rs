@@ -6,6 +6,7 @@ use crate::arguments::{repr, text_arg, type_name};
 use crate::deals::{kpat_arg, pysol_arg};
 use crate::errors::OrPyErr;
 use crate::interrupt;
+use crate::progress::Progress;
 use acesup::run::cancel::Flag;
 use acesup::run::{Next, Stream};
 use acesup::solver;
@@ -85,9 +86,12 @@ pub struct DealRun {
 
 /// The verdicts of `solve_deals`, an iterator of (number, winnable) in the order of
 /// the numbers, solved on the run's threads, each taking the next deal as soon as
-/// it is done with one.
+/// it is done with one, and the reporter of the deals handed out.
 #[pyclass(frozen, module = "acesup._core", name = "DealVerdicts")]
-pub struct PyDealVerdicts(std::sync::Mutex<DealRun>);
+pub struct PyDealVerdicts {
+    run: std::sync::Mutex<DealRun>,
+    progress: Progress,
+}
 
 #[pymethods]
 impl PyDealVerdicts {
@@ -98,25 +102,40 @@ impl PyDealVerdicts {
     /// The next (number, winnable), waited for with the GIL released and Ctrl-C
     /// seen when it is not found yet. A Ctrl-C stops the run's threads and throws
     /// away the verdicts not handed out yet; those handed out before it stand, and
-    /// a later `next()` goes on from the first deal not handed out.
+    /// a later `next()` goes on from the first deal not handed out. The deals
+    /// handed out are reported once the run is unlocked (the callback may look at
+    /// the iterator); the callback's exception ends the run, and is raised.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<(i128, Option<bool>)>> {
-        let mut run = crate::protocols::lock_detached(py, &self.0);
-        if run.left == 0 {
-            return Ok(None);
-        }
-        let found = {
-            let (stream, flag) = run.solving()?;
-            next_verdict(py, stream, flag)
+        let (number, verdict, done, left) = {
+            let mut run = crate::protocols::lock_detached(py, &self.run);
+            if run.left == 0 {
+                return Ok(None);
+            }
+            let found = {
+                let (stream, flag) = run.solving()?;
+                next_verdict(py, stream, flag)
+            };
+            let verdict = found.inspect_err(|_| run.solving = None)?;
+            let number = run.numbers.at(run.done);
+            run.done += 1;
+            run.left -= 1;
+            (number, verdict, run.done, run.left)
         };
-        let verdict = found.inspect_err(|_| run.solving = None)?;
-        let number = run.numbers.at(run.done);
-        run.done += 1;
-        run.left -= 1;
+        let reported = match left {
+            0 => self.progress.end(py, Ok(())),
+            _ => self.progress.update(py, done),
+        };
+        if let Err(error) = reported {
+            let mut run = crate::protocols::lock_detached(py, &self.run);
+            run.left = 0;
+            run.solving = None;
+            return Err(error);
+        }
         Ok(Some((number, verdict)))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        let run = crate::protocols::lock_detached(py, &self.0);
+        let run = crate::protocols::lock_detached(py, &self.run);
         format!("<DealVerdicts: {} deals left>", run.left)
     }
 }
@@ -133,9 +152,11 @@ fn next_verdict(
     if found == Next::Pending {
         let signal;
         (found, signal) = py.detach(|| {
-            interrupt::until_done(flag, |time| match stream.next_within(time) {
-                Next::Pending => None,
-                found => Some(found),
+            interrupt::until_done(flag, &interrupt::silent, |time| {
+                match stream.next_within(time) {
+                    Next::Pending => None,
+                    found => Some(found),
+                }
             })
         });
         signal?;
@@ -153,13 +174,15 @@ impl DealRun {
     /// numbers, each checked, in its order, before the first deal is dealt. The
     /// first deal is dealt at once, so that rules that cannot deal the program's
     /// deck fail at the call; `ValueError` for a number out of the program's range,
-    /// `TypeError` for a non-int or for `numbers` that is not iterable.
+    /// `TypeError` for a non-int or for `numbers` that is not iterable. The
+    /// run's deals are reported to `progress(deals)`, made once they are counted.
     pub fn start(
         program: Program,
         rules: acesup::Rules,
         numbers: &Bound<'_, PyAny>,
         limits: solver::Limits,
         threads: usize,
+        progress: impl FnOnce(u64) -> PyResult<Progress>,
     ) -> PyResult<PyDealVerdicts> {
         let deal_first = |first: i128| -> PyResult<()> {
             let deck = (program.deck)(first).or_py()?;
@@ -206,16 +229,19 @@ impl DealRun {
             let left = all.len() as u64;
             (Numbers::Listed(all.into()), left)
         };
-        Ok(PyDealVerdicts(std::sync::Mutex::new(DealRun {
-            program,
-            rules,
-            numbers,
-            done: 0,
-            left,
-            limits,
-            threads,
-            solving: None,
-        })))
+        Ok(PyDealVerdicts {
+            progress: progress(left)?,
+            run: std::sync::Mutex::new(DealRun {
+                program,
+                rules,
+                numbers,
+                done: 0,
+                left,
+                limits,
+                threads,
+                solving: None,
+            }),
+        })
     }
 
     /// The deals left, being solved (see [`DealRun::solving`]'s field): started

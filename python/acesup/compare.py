@@ -16,7 +16,12 @@ import html
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Union
+
+from .arguments import int_arg
+from .jsontext import STATS_FORMAT, document, dumps, finite, loads, stats_document, stats_from_document
+from .progress import Callback, Reporter, reporter
 
 if TYPE_CHECKING:  # scores arrive as NumPy arrays, and only their methods are used here,
     import numpy as np  # so that importing acesup does not load NumPy
@@ -28,6 +33,7 @@ if TYPE_CHECKING:  # scores arrive as NumPy arrays, and only their methods are u
 
 __all__ = ["Comparison", "Pair", "compare_in", "mcnemar_exact_p", "paired_diff_ci95", "mean_diff_ci95"]
 
+COMPARISON_FORMAT = "acesup.comparison/1"  # the "format" of a Comparison's JSON document
 STANDARD_WIN = 48  # the score of a won standard game (RULES.md R4.2)
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution, as Stats uses
 
@@ -102,6 +108,42 @@ class Comparison:
                       for i, a in enumerate(names) for b in names[i + 1:])
         return cls(stats, pairs)
 
+    def to_json(self) -> str:
+        """The JSON text of the comparison (API.md, "JSON"): ``"format":
+        "acesup.comparison/1"``, ``stats``, an object from strategy name to the
+        document of its Stats (``Stats.to_json``'s, scores included), and
+        ``pairs``, an array of objects with the fields of ``Pair`` (an interval as
+        an array of two numbers, nan as null). ``Comparison.from_json`` reads it
+        back, equal."""
+        return dumps({"format": COMPARISON_FORMAT,
+                      "stats": {name: stats_document(one) for name, one in self.stats.items()},
+                      "pairs": [_pair_document(pair) for pair in self.pairs]})
+
+    @classmethod
+    def from_json(cls, text: str, stats_type: type | None = None) -> Comparison:
+        """The comparison that ``to_json`` wrote as ``text`` (in either engine),
+        with its Stats of class ``stats_type``: ``acesup.Stats`` (the default) or
+        ``acesup.reference.Stats``. The pairs are computed again from the Stats,
+        as ``from_stats`` does, and must be those written. ``ValueError`` naming
+        the problem for text that is not JSON or not such a document (its Stats
+        as ``Stats.from_json`` reads them), ``TypeError`` for ``text`` that is not
+        a str."""
+        if stats_type is None:
+            from . import _core  # loaded by now: acesup imports it first
+
+            stats_type = _core.Stats
+        value = loads(text, COMPARISON_FORMAT)
+        documents = value.get("stats")
+        if not isinstance(documents, dict):
+            raise ValueError("the comparison's \"stats\" must be an object from strategy name to Stats")
+        found = cls.from_stats({
+            name: stats_from_document(stats_type, document(one, STATS_FORMAT, f"the Stats of {name!r}"),
+                                      f"the Stats of {name!r}")
+            for name, one in documents.items()})
+        if value.get("pairs") != [_pair_document(pair) for pair in found.pairs]:
+            raise ValueError("the comparison's \"pairs\" are not those of its Stats")
+        return found
+
     def _tables(self) -> list[tuple[list[str], list[list[str]]]]:
         """The two tables, headers and rows of text, that both renderings show."""
         strategies = (["strategy", "games", "wins", "win rate", "95% CI", "mean score"], [
@@ -132,6 +174,14 @@ class Comparison:
                            for row in rows)
             blocks.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
         return "\n".join(blocks)
+
+
+def _pair_document(pair: Pair) -> dict[str, Any]:
+    """The JSON object of a Pair: its fields in order, nan as None."""
+    return {"a": pair.a, "b": pair.b, "games": pair.games, "wins_a_only": pair.wins_a_only,
+            "wins_b_only": pair.wins_b_only, "diff": finite(pair.diff), "ci95": list(pair.ci95),
+            "p_value": pair.p_value, "mean_score_diff": finite(pair.mean_score_diff),
+            "mean_score_ci95": list(pair.mean_score_ci95)}
 
 
 def _p_text(p: float) -> str:
@@ -236,11 +286,20 @@ def _check_names(names: list[Any]) -> None:
                              f"strategy to tell them apart")
 
 
+def _forwarded(report: Reporter | None, before: int) -> Callback | None:
+    """The callback of one of ``compare``'s runs: it reports the run's games to
+    the comparison's reporter, after the ``before`` games of the runs before."""
+    if report is None:
+        return None
+    return lambda done, _total: report.update(before + done)
+
+
 def compare_in(simulate: Callable[..., StatsLike]) -> Callable[..., Comparison]:
     """The ``compare`` function of the engine whose ``simulate`` this is."""
 
     def compare(strategies: Sequence[Any] | Mapping[str, Any], games: int, rules: Any = None, seed: int = 0,
-                *, threads: int | None = None, start: int = 0) -> Comparison:
+                *, threads: int | None = None, start: int = 0, progress: bool = False,
+                callback: Callback | None = None) -> Comparison:
         """Plays every strategy on the same games, ``start`` to ``start + games - 1``
         of master seed ``seed`` under ``rules``, and compares them pairwise.
 
@@ -251,9 +310,17 @@ def compare_in(simulate: Callable[..., StatsLike]) -> Callable[..., Comparison]:
         win rate with McNemar's exact test and the paired difference in mean
         score, each with a 95% interval.
 
+        ``progress=True`` shows one tqdm bar on stderr for the whole comparison,
+        of ``games`` times the number of strategies, and ``callback`` is called
+        as ``callback(done, total)`` with the games played by all the runs so
+        far out of that total (``acesup.progress``); an exception it raises
+        stops the comparison and propagates.
+
         Every argument is checked before any game is played: ``ValueError`` for
-        no strategies or a name given twice, and whatever ``simulate`` raises
-        for the others (``StrategyError``, ``ValueError``, ``TypeError``).
+        no strategies or a name given twice, ``TypeError`` for a ``progress``
+        that is not a bool or a ``callback`` that is not callable, and whatever
+        ``simulate`` raises for the others (``StrategyError``, ``ValueError``,
+        ``TypeError``).
         """
         if isinstance(strategies, Mapping):
             named = list(strategies.items())
@@ -268,10 +335,15 @@ def compare_in(simulate: Callable[..., StatsLike]) -> Callable[..., Comparison]:
         # Zero games check every argument and strategy at once, before the long runs.
         for _, strategy in named:
             simulate(0, strategy, rules, seed, threads=threads, start=start, scores=True)
-        return Comparison.from_stats({
-            name: simulate(games, strategy, rules, seed, threads=threads, start=start, scores=True)
-            for name, strategy in named
-        })
+        report = reporter(int_arg(games, "games") * len(named), progress, callback, "games")
+        played: dict[str, StatsLike] = {}
+        with report or nullcontext():
+            for k, (name, strategy) in enumerate(named):
+                played[name] = simulate(games, strategy, rules, seed, threads=threads, start=start, scores=True,
+                                        callback=_forwarded(report, k * games))
+            if report is not None:
+                report.finish()
+        return Comparison.from_stats(played)
 
     compare.__qualname__ = "compare"
     return compare

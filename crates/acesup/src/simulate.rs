@@ -21,7 +21,8 @@ use crate::stats::Stats;
 use crate::strategies::Strategy;
 use crate::{Error, Result};
 use std::collections::BTreeMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 /// What a thread plays a run's games with, kept from game to game: the position it plays in and the
@@ -88,15 +89,19 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// A run of seeded games played chunk by chunk, so that its caller can look for
-/// cancellation (the bindings: Ctrl-C) between two chunks and let other work run
-/// while one plays (the bindings release the GIL). It adds up the statistics and,
-/// when asked to, every game's score in game-index order.
+/// cancellation (the bindings: Ctrl-C) between two chunks, report its progress
+/// ([`ChunkedRun::played`]) and let other work run while one plays (the
+/// bindings release the GIL). It adds up the statistics and, when asked to,
+/// every game's score in game-index order.
 pub struct ChunkedRun {
     chunks: AdaptiveChunks,
     rules: Rules,
     seed: u64,
     start: u64,
     stats: Stats,
+    /// The games counted in `stats` (at most 2⁶⁴ - 1), for another thread to
+    /// read while the run plays: stored once a chunk.
+    played: Arc<AtomicU64>,
     /// The scores of the games from `start` on, as far as every game is played.
     scores: Option<Vec<u8>>,
     /// The scores of chunks played past a game that is not yet, by their first
@@ -139,6 +144,7 @@ impl ChunkedRun {
             start,
             ahead: BTreeMap::new(),
             stats: Stats::empty(rules.win_score()),
+            played: Arc::default(),
             scores: keep_scores.then(|| {
                 // Room for every score at once, so that the scores do not grow by
                 // doubling (a peak of twice their size); when the room cannot be
@@ -201,10 +207,24 @@ impl ChunkedRun {
         failed.map(|()| !self.chunks.is_done())
     }
 
+    /// How many games of the run have been played and counted so far (at most
+    /// 2⁶⁴ - 1), kept up to date chunk by chunk while the run plays, so that
+    /// another thread may report the run's progress.
+    pub fn played(&self) -> Arc<AtomicU64> {
+        self.played.clone()
+    }
+
+    /// Stores the games counted so far in `played`.
+    fn count_played(&self) {
+        let games = u64::try_from(self.stats.games()).unwrap_or(u64::MAX);
+        self.played.store(games, Ordering::Relaxed);
+    }
+
     /// Counts the chunk of games from `first` on, whose statistics are `part` and,
     /// when the run keeps them, whose scores are `scores`.
     fn record(&mut self, first: u64, part: &Stats, scores: Vec<u8>) -> Result<()> {
         self.stats = self.stats.merge(part)?;
+        self.count_played();
         if let Some(all) = &mut self.scores {
             self.ahead.insert(first.wrapping_sub(self.start), scores);
             while let Some(next) = self.ahead.remove(&(all.len() as u64)) {
@@ -250,6 +270,7 @@ impl ChunkedRun {
                 scores.push(game.score() as u8);
             }
         }
+        self.count_played();
         Ok(true)
     }
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
+import importlib.util
 import math
 import os
 import re
@@ -141,6 +143,71 @@ def numbered_options(group: Any) -> None:
     group.add_argument("--pysol", type=_deal_number, metavar="N",
                        help="PySolFC's game number N (1 to 10**20), under Rules.pysol() unless --rules says "
                             "otherwise")
+
+
+def user_strategy(text: str) -> Any:
+    """The strategy that ``--strategy`` names: ``text`` itself when it is a
+    built-in's (its name, maybe with parameters after a colon, STRATEGIES.md),
+    else the user's callable ``strategy(game) -> Move`` that it names as
+    ``module:function`` (a module importable from the current folder or
+    sys.path) or ``path/to/file.py:function``; the function may be an attribute
+    path (``Class.method``). ``ValueError`` naming the problem for text that is
+    neither, a module or file that cannot be loaded (whatever its code raised
+    while loading), no such function, or one that is not callable."""
+    head, colon, function = text.rpartition(":")
+    if (not colon or not head or text.partition(":")[0] in acesup.builtin_names()
+            or not all(name.isidentifier() for name in function.split("."))):
+        return text  # a built-in, or text that simulate refuses with the words of the engine
+    try:
+        if head.endswith(".py"):
+            module = _module_of_file(head)
+        else:
+            if os.getcwd() not in sys.path:  # as `python -m` has it, for a module beside the user
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(head)
+    except Exception as err:  # the loading of the user's code, whatever it raised
+        raise ValueError(f"cannot load the strategy {text!r}: {type(err).__name__}: {err}") from None
+    found: Any = module
+    for name in function.split("."):
+        if not hasattr(found, name):
+            raise ValueError(f"the strategy {text!r} names no {function!r} in {head}")
+        found = getattr(found, name)
+    if not callable(found):
+        raise ValueError(f"the strategy {text!r} is a {type(found).__name__}, not a callable strategy(game) -> Move")
+    return found
+
+
+@contextlib.contextmanager
+def strategies_failing(parser: argparse.ArgumentParser, strategies: dict[str, Any]) -> Iterator[None]:
+    """Ends the command with a one-line error, exit status 1, when the block raises
+    while the user's own strategies among ``strategies`` (``--strategy`` text to
+    what ``user_strategy`` made of it) play: their exception, or the
+    StrategyError of a move that is not legal. With built-ins alone an exception
+    is a bug, and keeps its traceback."""
+    try:
+        yield
+    except Exception as err:
+        users = [text for text, strategy in strategies.items() if not isinstance(strategy, str)]
+        if not users:
+            raise
+        parser.exit(1, f"{parser.prog}: error: the strategy {' or '.join(users)} failed: "
+                       f"{type(err).__name__}: {err}\n")
+
+
+def _module_of_file(path: str) -> Any:
+    """The module of the Python file ``path``, loaded under a name made from the
+    file's that no other module has, and kept in sys.modules (where its
+    dataclasses look for it)."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no file {path}")
+    name = "acesup_strategy_" + os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} is not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 class InputError(Exception):

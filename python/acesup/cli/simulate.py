@@ -18,8 +18,9 @@ import acesup
 from .. import plot
 from ..arguments import games_count
 from ..display import figure
+from ..jsontext import finite, stats_document
 from .common import INTERRUPTED, MAX_THREADS, PROGRESS_DELAY, bad_arguments, deferred_interrupts, rules, \
-    rules_options, seed, terminal, threads
+    rules_options, seed, strategies_failing, terminal, threads, user_strategy
 
 ENGINES = {"native": "acesup", "reference": "acesup.reference"}
 SHARD_SECONDS = 0.25  # simulate plays in shards of about this long, so that Ctrl-C and the progress bar respond
@@ -41,13 +42,15 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
   acesup simulate --games 2000 --strategy "montecarlo:playouts=64,policy=lookahead"
   acesup simulate --games 1e6 --json > result.json        machine-readable
   acesup simulate --games 1e6 --plot scores.png           with a histogram picture (acesup[plot])
-  acesup simulate --games 1000 --engine reference         the pure-Python engine""")
+  acesup simulate --games 1000 --engine reference         the pure-Python engine
+  acesup simulate --games 1000 --strategy mine.py:play     your own strategy, play(game) in mine.py""")
     simulate.add_argument("--games", type=games_count(), default=100_000, metavar="N",
                           help="number of games (default 100000; 1e6 and 1_000_000 work; at most 2**64)")
     simulate.add_argument("--strategy", default="random", metavar="S",
                           help=f"a built-in strategy ({', '.join(acesup.builtin_names())}) with its "
                                "parameters if any, e.g. montecarlo:playouts=P,policy=S (docs/STRATEGIES.md; "
-                               "default random)")
+                               "default random), or your own strategy(game) -> Move as module:function or "
+                               "path/to/file.py:function (it plays on one thread)")
     simulate.add_argument("--seed", type=seed, default=0, metavar="K", help="master seed (default 0)")
     simulate.add_argument("--threads", type=threads, metavar="T",
                           help=f"threads of the native engine, at most {MAX_THREADS} (default: all cores); "
@@ -65,26 +68,29 @@ def run(args: argparse.Namespace) -> int:
     engine = importlib.import_module(ENGINES[args.engine])
     with bad_arguments(args.parser):
         chosen = rules(engine, args)
-        engine.simulate(0, args.strategy, chosen, args.seed, threads=args.threads)  # checks them all
+        strategy = user_strategy(args.strategy)
+        engine.simulate(0, strategy, chosen, args.seed, threads=args.threads)  # checks them all
         if args.plot is not None:
             with deferred_interrupts():  # it imports matplotlib
                 plot.check_path(args.plot)
     progress = not args.json and terminal(sys.stdout)
-    stats, seconds, interrupted = _simulate_in_shards(
-        lambda count, start: engine.simulate(count, args.strategy, chosen, args.seed, threads=args.threads,
-                                             start=start),
-        args.games, engine.Stats.empty(), progress)
+    with strategies_failing(args.parser, {args.strategy: strategy}):
+        stats, seconds, interrupted = _simulate_in_shards(
+            lambda count, start: engine.simulate(count, strategy, chosen, args.seed, threads=args.threads,
+                                                 start=start),
+            args.games, engine.Stats.empty(), progress)
     rate = stats.games / seconds if seconds > 0 else math.nan
     if args.json:
-        print(json.dumps({
-            "games": stats.games, "wins": stats.wins, "losses": stats.losses,
-            "win_rate": _finite(stats.win_rate), "ci95": list(stats.ci95),
-            "mean_score": _finite(stats.mean_score), "histogram": list(stats.histogram),
-            "games_per_second": _finite(rate), "seconds": seconds,
-            "strategy": args.strategy, "rules": str(chosen), "seed": args.seed, "engine": args.engine,
+        # The Stats' own document (Stats.to_json, which Stats.from_json reads back),
+        # with what was asked and the run's figures.
+        document = stats_document(stats)
+        document.update({
+            "strategy": args.strategy, "rules": str(chosen), "seed": args.seed,
+            "games_per_second": finite(rate), "seconds": seconds, "engine": args.engine,
             "threads": 1 if args.engine == "reference" else args.threads, "partial": interrupted,
             "games_asked": args.games,
-        }, indent=2))
+        })
+        print(json.dumps(document, indent=2))
     else:
         print(f"strategy {args.strategy}, seed {args.seed}, {_runs_on(args)}")
         print(f"rules {chosen}")
@@ -141,11 +147,6 @@ def _runs_on(args: argparse.Namespace) -> str:
         return f"reference engine on one thread (pure Python{ignored})"
     on = "all cores" if args.threads is None else f"{args.threads} thread{'s' * (args.threads > 1)}"
     return f"native engine on {on}"
-
-
-def _finite(value: float) -> float | None:
-    """A float for JSON, which has no nan: None stands for "no games"."""
-    return None if math.isnan(value) else value
 
 
 def text_histogram(histogram: tuple[int, ...], width: int = 40) -> str:

@@ -12,7 +12,8 @@ from tqdm import tqdm
 import acesup
 
 from ..arguments import games_count, int_at_least
-from .common import MAX_THREADS, PROGRESS_DELAY, bad_arguments, seconds, seed, terminal, threads
+from .common import MAX_THREADS, PROGRESS_DELAY, bad_arguments, seconds, seed, strategies_failing, terminal, \
+    threads, user_strategy
 
 # The rows of the default table, each under both deal timings: the four games of the standard layout (R5).
 TABLE_PRESETS = ("standard", "strict", "easy", "reverse")
@@ -46,7 +47,8 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
                        help="deals per rules (default 10000; at most 2**64)")
     table.add_argument("--seed", type=seed, default=0, metavar="K", help="master seed (default 0)")
     table.add_argument("--strategy", action="append", metavar="S",
-                       help=f"a strategy column, repeatable (default: {', '.join(TABLE_STRATEGIES)})")
+                       help=f"a strategy column, repeatable (default: {', '.join(TABLE_STRATEGIES)}): a built-in "
+                            "or your own as module:function or path/to/file.py:function")
     table.add_argument("--threads", type=threads, metavar="T",
                        help=f"threads, at most {MAX_THREADS} (default: all cores)")
     table.add_argument("--node-limit", type=int_at_least(1), default=1_000_000, metavar="N",
@@ -90,9 +92,10 @@ def registry_strategies(*layouts: Any) -> list[str]:
     return names
 
 
-def _small_table(args: argparse.Namespace) -> int:
+def _small_table(args: argparse.Namespace, given: dict[str, Any]) -> int:
     """The small-layout table: the exact optimum beside the clairvoyant share and
-    every strategy's win rate, one row per layout."""
+    every strategy's win rate, one row per layout; the strategies ``given`` by
+    ``--strategy`` (text to strategy) or the registry's."""
     from ..reference.optimal import MAX_DECK  # the optimum's reach, the same in both engines
     layouts = args.layout or list(SMALL_LAYOUTS)
     with bad_arguments(args.parser):
@@ -101,7 +104,7 @@ def _small_table(args: argparse.Namespace) -> int:
             if rules.deck_size() > MAX_DECK:
                 raise ValueError(f"layout {text!r} has {rules.deck_size()} cards: the exact optimum is computed "
                                  f"for decks of at most {MAX_DECK} cards")
-        strategies = args.strategy or registry_strategies(*rules_of.values())
+        strategies = given or {name: name for name in registry_strategies(*rules_of.values())}
         for rules in rules_of.values():
             acesup.compare(strategies, 0, rules, args.seed, threads=args.threads)  # checks them all
     lines = [
@@ -129,7 +132,7 @@ def _small_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cost_per_game(strategy: str, rules: Any, seed: int) -> float:
+def _cost_per_game(strategy: Any, rules: Any, seed: int) -> float:
     """Seconds a game of ``strategy`` takes on one thread: games played in doubling
     batches until a batch lasts a quarter of a second."""
     games = 16
@@ -142,17 +145,17 @@ def _cost_per_game(strategy: str, rules: Any, seed: int) -> float:
         games *= 2
 
 
-def _players_table(args: argparse.Namespace) -> int:
+def _players_table(args: argparse.Namespace, given: dict[str, Any]) -> int:
     """The full-deck table of the players: every registry strategy that plays the
-    rules, its win rate, its paired difference against lookahead on the same deals,
-    its cost per game, and the clairvoyant share as the upper bound."""
+    rules (or those ``given`` by ``--strategy``, text to strategy), its win rate,
+    its paired difference against lookahead on the same deals, its cost per game,
+    and the clairvoyant share as the upper bound."""
     with bad_arguments(args.parser):
         rules = acesup.Rules.parse("standard" if args.rules is None else args.rules)
-        strategies = args.strategy or registry_strategies(rules)
-        if "lookahead" not in strategies:
-            strategies.append("lookahead")
+        strategies = dict(given or {name: name for name in registry_strategies(rules)})
+        strategies.setdefault("lookahead", "lookahead")
         acesup.compare(strategies, 0, rules, args.seed, threads=args.threads)  # checks them all
-    costs = {name: _cost_per_game(name, rules, args.seed) for name in strategies}
+    costs = {name: _cost_per_game(strategy, rules, args.seed) for name, strategy in strategies.items()}
     cheap_games = max(args.games, CHEAP_GAMES if args.cheap_games is None else args.cheap_games)
     comparison = acesup.compare(strategies, args.games, rules, args.seed, threads=args.threads)
     pairs = {(pair.a, pair.b): pair for pair in comparison.pairs}
@@ -168,7 +171,7 @@ def _players_table(args: argparse.Namespace) -> int:
     for name in strategies:
         stats = comparison.stats[name]
         if costs[name] < CHEAP_SECONDS and cheap_games > args.games:  # else the comparison's games
-            stats = acesup.simulate(cheap_games, name, rules, args.seed, threads=args.threads)
+            stats = acesup.simulate(cheap_games, strategies[name], rules, args.seed, threads=args.threads)
         if name == "lookahead":
             versus = "0"
         else:
@@ -189,15 +192,26 @@ def _players_table(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Prints the table that the options ask for."""
+    """Prints the table that the options ask for. ``--strategy`` takes the user's
+    own strategies too (``module:function``, ``file.py:function``), which end the
+    command with a one-line error when they fail."""
     for name, kind in TABLE_KIND_OPTIONS.items():
         if getattr(args, name) is not None and not getattr(args, kind):
             args.parser.error(f"argument --{name.replace('_', '-')}: only with --{kind}")
-    if args.small:
-        return _small_table(args)
-    if args.players:
-        return _players_table(args)
-    strategies = args.strategy or list(TABLE_STRATEGIES)
+    with bad_arguments(args.parser):
+        given = {text: user_strategy(text) for text in args.strategy or ()}
+    with strategies_failing(args.parser, given):
+        if args.small:
+            return _small_table(args, given)
+        if args.players:
+            return _players_table(args, given)
+        return _rules_table(args, given)
+
+
+def _rules_table(args: argparse.Namespace, given: dict[str, Any]) -> int:
+    """The table of the rules presets: each strategy's win rate (those ``given`` by
+    ``--strategy``, text to strategy, or the table's) and the clairvoyant share."""
+    strategies = given or {name: name for name in TABLE_STRATEGIES}
     with bad_arguments(args.parser):
         acesup.compare(strategies, 0, None, args.seed, threads=args.threads)  # checks them all
         acesup.solvability(0, None, args.seed, threads=args.threads, node_limit=args.node_limit,

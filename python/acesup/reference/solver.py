@@ -15,9 +15,11 @@ import itertools
 import math
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from ..arguments import U64, exact_str, int_arg, native_game_error, rules_arg
+from ..progress import Callback, reporter
 from .values import Frozen
 from .deals import kpat_arg, pysol_arg
 from .game import Game
@@ -239,16 +241,20 @@ def solve(game: Game, node_limit: int | None = None, time_limit: float | None = 
 
 
 def solvability(games: int, rules: Rules | None = None, seed: int = 0, *, threads: int | None = None,
-                start: int = 0, node_limit: int | None = None, time_limit: float | None = None) -> Solvability:
+                start: int = 0, node_limit: int | None = None, time_limit: float | None = None,
+                progress: bool = False, callback: Callback | None = None) -> Solvability:
     """Solves games ``start`` to ``start + games - 1`` of master seed ``seed``, game i
     being ``Game.from_seed(game_seed(seed, i), rules)`` (RNG.md), each with its
     own ``node_limit`` and ``time_limit``, and counts the verdicts.
 
     ``threads`` (None for all cores, or an int >= 1) is checked and otherwise
-    ignored: this engine runs on one thread. ``ValueError`` for a negative count,
-    a seed outside [0, 2**64), a thread count below 1, a limit that is not
-    positive or a last game index beyond 2**64 - 1; ``TypeError`` for an argument
-    of the wrong type (bools are not ints).
+    ignored: this engine runs on one thread. ``progress=True`` shows a tqdm bar
+    of the games on stderr, and ``callback`` is called as ``callback(done,
+    total)`` as games are solved (``acesup.progress``, as ``simulate``). ``ValueError``
+    for a negative count, a seed outside [0, 2**64), a thread count below 1, a
+    limit that is not positive or a last game index beyond 2**64 - 1;
+    ``TypeError`` for an argument of the wrong type (bools are not ints, a
+    ``progress`` that is not a bool, a ``callback`` that is not callable).
     """
     games = int_arg(games, "games")
     rules = rules_arg(rules, Rules)
@@ -259,15 +265,22 @@ def solvability(games: int, rules: Rules | None = None, seed: int = 0, *, thread
     if start + games > U64:
         raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
     node_limit, time_limit = _limits(node_limit, time_limit)
+    report = reporter(games, progress, callback, "games")
     counts = {True: 0, False: 0, None: 0}
-    for index in range(start, start + games):
-        game = Game.from_seed(game_seed(seed, index), rules)
-        counts[solve(game, node_limit, time_limit).winnable] += 1
+    with report or nullcontext():
+        for k, index in enumerate(range(start, start + games)):
+            game = Game.from_seed(game_seed(seed, index), rules)
+            counts[solve(game, node_limit, time_limit).winnable] += 1
+            if report is not None:
+                report.update(k + 1)
+        if report is not None:
+            report.finish()
     return Solvability(counts[True], counts[False], counts[None])
 
 
 def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, *, threads: int | None = None,
-                node_limit: int | None = None, time_limit: float | None = None) -> Iterator[tuple[int, bool | None]]:
+                node_limit: int | None = None, time_limit: float | None = None, progress: bool = False,
+                callback: Callback | None = None) -> Iterator[tuple[int, bool | None]]:
     """Solves the numbered deals ``numbers`` of kpat (``deals="kpat"``,
     ``Game.from_kpat``) or of PySolFC (``"pysol"``, ``Game.from_pysol``), each
     under ``rules`` (the program's preset, ``Rules.kpat()`` or ``Rules.pysol()``,
@@ -284,6 +297,10 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
     1 or a limit that is not positive; ``TypeError`` for ``numbers`` that is not
     iterable, a number that is not an int, or an argument of the wrong type.
     ``threads`` is checked and otherwise ignored: this engine runs on one thread.
+    ``progress=True`` shows a tqdm bar of the deals on stderr, and ``callback``
+    is called as ``callback(done, total)`` as deals are handed out
+    (``acesup.progress``); an exception it raises ends the iterator and
+    propagates from ``next()``.
     """
     if not isinstance(deals, str):
         raise TypeError(f"deals must be 'kpat' or 'pysol', got {type(deals).__name__}")
@@ -297,10 +314,12 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
     deal, number_arg = (Game.from_kpat, kpat_arg) if deals == "kpat" else (Game.from_pysol, pysol_arg)
     if isinstance(numbers, range):
         run: Sequence[int] = numbers
+        total = 0
         if numbers:
             deal(numbers[0], rules)  # checks the number, then the rules
             number_arg(numbers[-1])
-            if (numbers[-1] - numbers[0]) // numbers.step >= U64 - 1:  # as the native run counts them
+            total = (numbers[-1] - numbers[0]) // numbers.step + 1  # len() stops at sys.maxsize
+            if total >= U64:  # as the native run counts them
                 raise ValueError("numbers must hold fewer than 2**64 deals")
     else:
         try:
@@ -309,11 +328,20 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
             raise TypeError(f"numbers must be a range or an iterable of deal numbers, "
                             f"got {type(numbers).__name__}") from None
         run = [number_arg(number) for number in items]
+        total = len(run)
         if run:
             deal(run[0], rules)
+    report = reporter(total, progress, callback, "deals")
 
     def verdicts() -> Iterator[tuple[int, bool | None]]:
-        for number in run:
-            yield number, solve(deal(number, rules), node_limit, time_limit).winnable
+        with report or nullcontext():
+            for done, number in enumerate(run, 1):
+                winnable = solve(deal(number, rules), node_limit, time_limit).winnable
+                if report is not None:
+                    if done < total:
+                        report.update(done)
+                    else:
+                        report.finish()
+                yield number, winnable
 
     return verdicts()

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..display import stats_html
+from ..jsontext import STATS_FORMAT, dumps, loads, stats_document, stats_from_document
 from ..arguments import U64, exact_str, int_arg, is_native
 from .values import Frozen
 
@@ -160,6 +161,21 @@ class Stats(Frozen):
     def _repr_html_(self) -> str:
         """A small table of the figures, for notebooks (``acesup.display.stats_html``)."""
         return stats_html(self)
+
+    def to_json(self) -> str:
+        """The JSON text of these Stats (API.md, "JSON"; ``acesup.jsontext``): the
+        figures, the histogram, the scores (base64) and the origin, the same text
+        in both engines. ``Stats.from_json`` reads it back, equal and with the
+        same origin."""
+        return dumps(stats_document(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> Stats:
+        """The Stats that ``to_json`` wrote as ``text`` (in either engine).
+        ``ValueError`` naming the problem for text that is not JSON, not a
+        document of ``"format": "acesup.stats/1"``, or whose histogram, scores,
+        origin or figures are wrong; ``TypeError`` for ``text`` that is not a str."""
+        return stats_from_document(cls, loads(text, STATS_FORMAT))
 
 
 def _origin(strategy: object, rules: object, seed: object) -> tuple[tuple[str, object], ...]:

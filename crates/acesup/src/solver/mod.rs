@@ -45,7 +45,7 @@ mod tests;
 
 pub use oracle::{plain_search, plain_solvability};
 pub use quick::solve_quickly;
-pub use solvability::{solvability, verdicts, Solvability};
+pub use solvability::{seeded_verdicts, solvability, verdicts, Solvability};
 
 use crate::moves::Move;
 use crate::position::Position;

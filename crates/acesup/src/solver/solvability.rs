@@ -144,15 +144,29 @@ pub fn solvability(
     games: u64,
     limits: &Limits,
 ) -> Result<Option<Solvability>> {
-    let found = verdicts(
+    let found = seeded_verdicts(threads, rules, seed, start, games, limits)?;
+    let mut tally = Solvability::default();
+    std::iter::from_fn(|| found.next()).for_each(|verdict| tally.record(verdict));
+    Ok((tally.games() == games).then_some(tally))
+}
+
+/// The verdicts on games `start .. start + games` (modulo 2⁶⁴) of master seed
+/// `seed`, as [`verdicts`] hands them out: what [`solvability`] counts, for a
+/// caller that counts them as they come (the bindings report the run's progress).
+pub fn seeded_verdicts(
+    threads: usize,
+    rules: Rules,
+    seed: u64,
+    start: u64,
+    games: u64,
+    limits: &Limits,
+) -> Result<Stream<Option<bool>>> {
+    verdicts(
         threads,
         games,
         move |i| seeded_position(seed, start.wrapping_add(i), rules),
         limits,
-    )?;
-    let mut tally = Solvability::default();
-    std::iter::from_fn(|| found.next()).for_each(|verdict| tally.record(verdict));
-    Ok((tally.games() == games).then_some(tally))
+    )
 }
 
 /// The verdicts ([`Solution::winnable`]) on positions `0 .. count`, position i
