@@ -60,7 +60,7 @@ pub mod solver;
 mod stats;
 mod strategies;
 
-pub use batch::{Batch, BatchState, Spaces};
+pub use batch::{Batch, BatchState, ChanceGame, Spaces, Turn};
 pub use cards::{deck_too_long, parse_cards, Card, DECK_SIZE};
 pub use deals::{deck_from_kpat, deck_from_pysol, deck_from_seed, KPAT_MAX, PYSOL_MAX};
 pub use error::{Error, ErrorKind, Result};
