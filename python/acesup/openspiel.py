@@ -109,9 +109,10 @@ class AcesUpGame(pyspiel.Game):
 
 class AcesUpState(pyspiel.State):
     """A game under way, dealt by chance (``pending`` cards still to be drawn):
-    OpenSpiel's calls forwarded to ``chance``, the engine's ChanceGame. The methods
-    that a Python caller calls directly (``is_chance_node``, ``legal_actions``)
-    skip the round trip through C++ that pyspiel's own would make."""
+    OpenSpiel's calls forwarded to ``chance``, the engine's ChanceGame, each in one
+    call. The methods that a Python caller calls directly (``is_chance_node``,
+    ``legal_actions``, ``chance_outcomes``, ``is_terminal``, ``returns``) skip the
+    round trip through C++ that pyspiel's own would make."""
 
     def __init__(self, game: AcesUpGame) -> None:
         super().__init__(game)

@@ -53,6 +53,9 @@ pub struct ChanceGame {
     drawing: usize,
     /// None until the first P cards are drawn; during a deal, the position before it.
     pos: Option<Position>,
+    /// The position is over (R4.1): noted after each change, since OpenSpiel asks
+    /// whose turn it is several times an action.
+    over: bool,
     /// Every action applied, chance's and the player's, in order.
     history: Vec<u8>,
 }
@@ -73,6 +76,7 @@ impl ChanceGame {
             dealt: Vec::new(),
             drawing: 0,
             pos: None,
+            over: false,
             history: Vec::new(),
         }
     }
@@ -102,10 +106,12 @@ impl ChanceGame {
     /// Who acts next.
     #[inline]
     pub fn turn(&self) -> Turn {
-        match &self.pos {
-            _ if self.pending > 0 => Turn::Chance,
-            Some(pos) if !pos.is_over() => Turn::Player,
-            _ => Turn::Over,
+        if self.pending > 0 {
+            Turn::Chance
+        } else if self.over {
+            Turn::Over
+        } else {
+            Turn::Player
         }
     }
 
@@ -241,9 +247,7 @@ impl ChanceGame {
             }
             None => self.pos.insert(Position::from_deck(&cards, self.rules)),
         };
-        if self.auto_discard {
-            discard_forced(pos);
-        }
+        self.over = discard_forced(pos, self.auto_discard);
     }
 
     fn play(&mut self, action: i64) -> Result<()> {
@@ -272,9 +276,7 @@ impl ChanceGame {
             return Ok(());
         }
         pos.play(mv)?;
-        if self.auto_discard {
-            discard_forced(pos);
-        }
+        self.over = discard_forced(pos, self.auto_discard);
         Ok(())
     }
 
@@ -296,12 +298,14 @@ impl ChanceGame {
     }
 }
 
-/// The first legal discard (R3 order) until none is legal, as the forced discards
-/// of a Batch's games are played (STRATEGIES.md "Forced discards").
-fn discard_forced(pos: &mut Position) {
-    while let Some(p) = rules::first_discard(pos) {
+/// With `auto_discard`, the first legal discard (R3 order) until none is legal, as
+/// the forced discards of a Batch's games are played (STRATEGIES.md "Forced
+/// discards"); then whether the game is over.
+fn discard_forced(pos: &mut Position, auto_discard: bool) -> bool {
+    while let Some(p) = auto_discard.then(|| rules::first_discard(pos)).flatten() {
         pos.apply(Move::Discard(p as u8));
     }
+    pos.is_over()
 }
 
 /// The codes of the cards of `cards` (bit c: the card of code c), ascending.
