@@ -31,7 +31,8 @@
 //! - `run`: running work of any kind: the thread pool, chunks, streams of results in
 //!   order, and the cancel flag seen inside long decisions (Ctrl-C).
 //! - `batch`: many seeded games stepped at once, for a policy outside the engine
-//!   (BATCH.md).
+//!   (BATCH.md), and `ChanceGame`, a game whose cards an outside chance player
+//!   deals one at a time (the state of `acesup.openspiel`).
 //! - `solver`: the clairvoyant solver and the solvability of seeded deals
 //!   (SOLVER.md, a folder by concern); `optimal`: the exact optimum without
 //!   clairvoyance and its table (OPTIMAL.md). `hash`: the hash of the engine's
