@@ -169,6 +169,11 @@ class AcesUpState(pyspiel.State):
         return [deck[code] for code in self.chance.dealt]
 
     @property
+    def auto_discard(self) -> bool:
+        """Whether the forced discards are played for the player."""
+        return self.chance.auto_discard
+
+    @property
     def game(self) -> Any:
         """The position as a new engine Game with no history: None before the first P
         cards are dealt, and during a deal the position before it."""
