@@ -12,6 +12,7 @@
 mod arguments;
 mod batch;
 mod cards;
+mod chance;
 mod deals;
 mod errors;
 mod game;
@@ -59,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("POSITION_BYTES", std::mem::size_of::<acesup::Position>())?;
     m.add_function(wrap_pyfunction!(solver::plain_solvability, m)?)?;
     m.add_function(wrap_pyfunction!(optimal::optimal, m)?)?;
+    m.add_class::<chance::PyChanceGame>()?;
     name_classes_bare(m)
 }
 

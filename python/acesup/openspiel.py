@@ -14,15 +14,16 @@ Chance deals the cards in the deck's deal order, so ``game.chance_actions(seed,
 index)``, played at the chance nodes, deals game ``index`` of master seed ``seed``:
 the deal that ``simulate`` and ``Batch`` play (docs/SEEDS.md).
 
-The state plays one Game of the engine. Its stock holds the unseen cards, a
-stand-in for the cards chance has not drawn yet, which no rule reads before they
-are dealt; when chance has drawn a deal's cards, the Game is made again from its
-position (R6.5) with those cards at the front of the stock, and the deal played.
+The state is a ``ChanceGame`` of the engine (``state.chance``: the native
+``acesup._core.ChanceGame``, or ``acesup.reference.batch.ChanceGame``), which keeps
+the cards dealt, the unseen ones and the position, and answers each of OpenSpiel's
+calls in one call: the state only forwards them.
 """
 
 from __future__ import annotations
 
 import functools
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -58,6 +59,15 @@ def _encoding(engine: str, rules: str) -> Encoding:
     return Encoding.of(module, engine_rules(module, rules))
 
 
+def _chance_game_class(engine: ModuleType) -> Any:
+    """The ChanceGame of the engine module ``engine``."""
+    if engine.__name__ == "acesup":
+        from . import _core
+        return _core.ChanceGame
+    from .reference import batch
+    return batch.ChanceGame
+
+
 class AcesUpGame(pyspiel.Game):
     """The game for one set of rules: parameters ``rules`` (R6.4 text or a preset
     name), ``engine`` (``"native"`` or ``"reference"``) and ``auto_discard``.
@@ -71,7 +81,7 @@ class AcesUpGame(pyspiel.Game):
             raise ValueError("python_acesup does not play relocate_single: a lone card may move forever")
         self.encoding, self.auto_discard = encoding, bool(params["auto_discard"])
         self.engine = engine_module(params["engine"])
-        self.card_text = tuple(str(card) for card in encoding.deck)  # by code, for the R6.5 stock
+        self.start = _chance_game_class(self.engine)(encoding.rules, self.auto_discard)  # copied by each state
         self._codes = {card.index: code for code, card in enumerate(encoding.deck)}
         p, d, w = encoding.piles, encoding.deck_size, encoding.win_score
         # R4.3: at most W discards and D - P deals, and P - 1 fills after each and at the start.
@@ -98,66 +108,38 @@ class AcesUpGame(pyspiel.Game):
 
 
 class AcesUpState(pyspiel.State):
-    """A position, or a deal under way: ``pending`` cards still to be drawn by chance."""
+    """A game under way, dealt by chance (``pending`` cards still to be drawn):
+    OpenSpiel's calls forwarded to ``chance``, the engine's ChanceGame, each in one
+    call. The methods that a Python caller calls directly (``is_chance_node``,
+    ``legal_actions``, ``chance_outcomes``, ``is_terminal``, ``returns``) skip the
+    round trip through C++ that pyspiel's own would make."""
 
     def __init__(self, game: AcesUpGame) -> None:
         super().__init__(game)
         self.encoding: Encoding = game.encoding
-        self.auto_discard: bool = game.auto_discard
-        self._card_text = game.card_text
-        self.dealt: list[Any] = []  # the cards dealt so far, in deal order
-        self._unseen = list(range(self.encoding.deck_size))  # the codes of the cards not dealt, ascending
-        self.pending = self.encoding.piles  # the first card of every pile
-        self._drawing = 0  # the cards of the deal under way
-        self.game: Any = None  # None until the first P cards are dealt
-        self._over = False  # the game is over (a cached game.is_over)
+        self.chance: Any = game.start.copy()
 
     # --- the OpenSpiel API ------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self.pending:
-            return pyspiel.PlayerId.CHANCE
-        if self._over:
-            return pyspiel.PlayerId.TERMINAL
-        return 0
+        return self.chance.current_player()
 
     def is_chance_node(self) -> bool:
-        """As pyspiel's, without the round trip through C++ for a Python caller."""
-        return self.pending > 0
+        return self.chance.is_chance_node()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        """As pyspiel's (the chance outcomes' codes at a chance node, none for a
-        player other than the one to move), without the round trips through C++
-        for a Python caller."""
-        current = self.current_player()
-        if player is not None and player != current:
-            return []
-        if self.pending:
-            return list(self._unseen)
-        return [] if self._over else self._legal_actions(current)
+        """As pyspiel's: the chance outcomes' codes at a chance node, none for a player
+        other than the one to move."""
+        return self.chance.legal_actions(player)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.encoding.legal_actions(self.game.legal_moves())
+        return self.chance.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if not self.pending:
-            raise ValueError("chance_outcomes called on a state that is not a chance node")
-        unseen = self._unseen
-        p = 1.0 / len(unseen)
-        return [(code, p) for code in unseen]
+        return self.chance.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self.pending:
-            self._draw(action)
-            return
-        move = self.encoding.action_to_move(action)
-        if move.kind == "deal":
-            trial = self.game.copy()
-            trial.play(move)
-            self.pending = self._drawing = len(self.game.stock) - len(trial.stock)
-            return
-        self.game.play(move)
-        self._forced_discards()
+        self.chance.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -165,58 +147,37 @@ class AcesUpState(pyspiel.State):
         return str(self.encoding.action_to_move(action))
 
     def is_terminal(self) -> bool:
-        return not self.pending and self._over
+        return self.chance.is_terminal()
 
     def returns(self) -> list[float]:
-        return [float(self.game.score) if self.is_terminal() else 0.0]
+        return self.chance.returns()
 
     def __str__(self) -> str:
-        if self.game is None:
-            return f"dealing: {' '.join(map(str, self.dealt))}"
-        text = str(self.game)
-        return f"{text}\ndealing {self.pending} more" if self.pending else text
+        return str(self.chance)
 
-    # --- dealing ----------------------------------------------------------------------
+    # --- the game dealt so far ----------------------------------------------------------
 
-    def _draw(self, action: int) -> None:
-        """Chance deals the card of code ``action``: ``ValueError``, before anything
-        changes, unless it is a card that chance may still deal."""
-        unseen, deck = self._unseen, self.encoding.deck
-        if action not in unseen:
-            if not 0 <= action < len(deck):
-                raise ValueError(f"chance action {action} is not a card: the card codes are 0 to {len(deck) - 1}")
-            raise ValueError(f"chance action {action} is {deck[action]}, which is already dealt")
-        unseen.remove(action)
-        self.dealt.append(deck[action])
-        self.pending -= 1
-        if not self.pending:
-            self._deal()
+    @property
+    def pending(self) -> int:
+        """The cards chance is still to draw before the player acts again."""
+        return self.chance.pending
 
-    def _deal(self) -> None:
-        """Plays the deal whose cards chance has drawn (or, at the start, deals the
-        first P cards), then the forced discards."""
-        encoding, unseen = self.encoding, self._unseen
-        if self.game is None:
-            deck = encoding.deck
-            self.game = encoding.Game.from_deck(self.dealt + [deck[code] for code in unseen], encoding.rules)
-        else:
-            # The position before the deal, its stock the deal's cards then the unseen ones.
-            piles, stock, discards, rules = self.game.to_str().split(" ")
-            text = self._card_text
-            stock = "".join(map(str, self.dealt[-self._drawing:])) + "".join(map(text.__getitem__, unseen))
-            self.game = encoding.Game.from_str(f"{piles} {stock} {discards} {rules}")
-            self.game.play(encoding.moves[encoding.deal_action])
-        self._forced_discards()
+    @property
+    def dealt(self) -> list[Any]:
+        """The cards dealt so far, in deal order."""
+        deck = self.encoding.deck
+        return [deck[code] for code in self.chance.dealt]
 
-    def _forced_discards(self) -> None:
-        """With auto_discard, plays the forced discards; then notes whether the game is over."""
-        game = self.game
-        while self.auto_discard:
-            moves = game.legal_moves()
-            if not moves or moves[0].kind != "discard":
-                break
-            game.play(moves[0])
-        self._over = game.is_over
+    @property
+    def auto_discard(self) -> bool:
+        """Whether the forced discards are played for the player."""
+        return self.chance.auto_discard
+
+    @property
+    def game(self) -> Any:
+        """The position as a new engine Game with no history: None before the first P
+        cards are dealt, and during a deal the position before it."""
+        return self.chance.game
 
 
 class AcesUpObserver:
@@ -233,12 +194,7 @@ class AcesUpObserver:
                      "discarded": self.tensor[grid:stock], "stock": self.tensor[stock:]}
 
     def set_from(self, state: AcesUpState, player: int) -> None:
-        if state.game is None:
-            self.tensor.fill(0)
-            self.dict["piles"].fill(-1)
-            self.dict["stock"][0] = self.encoding.deck_size
-            return
-        self.tensor[:] = self.encoding.observation(state.game)
+        self.tensor[:] = state.chance.observation()
 
     def string_from(self, state: AcesUpState, player: int) -> str:
         return str(state)

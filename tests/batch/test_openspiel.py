@@ -121,3 +121,73 @@ def test_acesup_openspiel_loads_on_first_use():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "python_acesup" in done.stdout
+
+
+def test_both_engines_chance_games_have_the_same_public_attributes():
+    from acesup._core import ChanceGame as Native
+    from acesup.reference.batch import ChanceGame as Reference
+
+    def public(cls):
+        return {name for name in dir(cls) if not name.startswith("_")}
+
+    assert public(Native) == public(Reference)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_both_engines_answer_alike_at_every_node(rules):
+    """The same random actions played in a native and a reference state: the same
+    player, legal actions, chance outcomes, text, observation and returns at every
+    node, and the same errors, changing nothing, for a bad action."""
+    native, ref = (pyspiel.load_game("python_acesup", {"rules": rules, "engine": e}).new_initial_state()
+                   for e in ("native", "reference"))
+    rnd = random.Random(rules)
+    while True:
+        assert native.current_player() == ref.current_player()
+        assert native.legal_actions() == ref.legal_actions()
+        assert [native.legal_actions(p) for p in (0, -1)] == [ref.legal_actions(p) for p in (0, -1)]
+        assert str(native) == str(ref) and native.returns() == ref.returns()
+        assert native.observation_tensor(0) == ref.observation_tensor(0)
+        assert native.is_terminal() == ref.is_terminal() and native.pending == ref.pending
+        if native.is_terminal():
+            break
+        if native.is_chance_node():
+            assert native.chance_outcomes() == ref.chance_outcomes()
+        else:
+            last = native.num_distinct_actions() - 1
+            for bad in (-2, last + 1):  # -1 is pyspiel's kInvalidAction, which it refuses itself
+                for state in (native, ref):
+                    with pytest.raises(ValueError, match=f"action must be an int from 0 to {last}, got {bad}"):
+                        state.apply_action(bad)
+            illegal = [a for a in range(native.num_distinct_actions()) if a not in native.legal_actions()]
+            for state in (native, ref):
+                with pytest.raises(acesup.IllegalMoveError):
+                    state.apply_action(illegal[0])
+            with pytest.raises(ValueError, match="not a chance node"):
+                native.chance_outcomes()
+        action = rnd.choice(native.legal_actions())
+        native.apply_action(action)
+        ref.apply_action(action)
+    assert native.returns()[0] > 0 and native.history() == ref.history()
+    assert native.game.to_str() == ref.game.to_str() and list(map(str, native.dealt)) == list(map(str, ref.dealt))
+
+
+@pytest.mark.parametrize("engine", ["native", "reference"])
+def test_states_clone_serialize_and_pickle(engine):
+    import pickle
+
+    game = pyspiel.load_game("python_acesup", {"rules": "easy", "engine": engine})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    actions = game.chance_actions(3, 1)
+    for code in actions[:4]:
+        state.apply_action(code)
+    state.apply_action(state.legal_actions()[-1])
+    state.apply_action(actions[4])
+    for other in (state.clone(), game.deserialize_state(state.serialize())):
+        assert (str(other), other.history(), other.dealt, other.pending) == (
+            str(state), state.history(), state.dealt, state.pending)
+        other.apply_action(other.legal_actions()[0])  # the copy is its own
+        assert other.pending == state.pending - 1
+    chance = pickle.loads(pickle.dumps(state.chance))
+    assert type(chance) is type(state.chance) and str(chance) == str(state.chance)
+    assert chance.legal_actions() == state.legal_actions() and chance.dealt == state.chance.dealt

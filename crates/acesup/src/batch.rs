@@ -10,8 +10,10 @@
 //! [`crate::rules`] and the [`Position`] API; this module only numbers the moves
 //! ([`Spaces`]) and keeps the books, as [`crate::simulate`] does.
 
+mod chance;
 mod spaces;
 
+pub use chance::{ChanceGame, Turn};
 pub use spaces::Spaces;
 
 use crate::cards::{Card, DECK_SIZE};

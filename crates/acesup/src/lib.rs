@@ -31,7 +31,8 @@
 //! - `run`: running work of any kind: the thread pool, chunks, streams of results in
 //!   order, and the cancel flag seen inside long decisions (Ctrl-C).
 //! - `batch`: many seeded games stepped at once, for a policy outside the engine
-//!   (BATCH.md).
+//!   (BATCH.md), and `ChanceGame`, a game whose cards an outside chance player
+//!   deals one at a time (the state of `acesup.openspiel`).
 //! - `solver`: the clairvoyant solver and the solvability of seeded deals
 //!   (SOLVER.md, a folder by concern); `optimal`: the exact optimum without
 //!   clairvoyance and its table (OPTIMAL.md). `hash`: the hash of the engine's
@@ -60,7 +61,7 @@ pub mod solver;
 mod stats;
 mod strategies;
 
-pub use batch::{Batch, BatchState, Spaces};
+pub use batch::{Batch, BatchState, ChanceGame, Spaces, Turn};
 pub use cards::{deck_too_long, parse_cards, Card, DECK_SIZE};
 pub use deals::{deck_from_kpat, deck_from_pysol, deck_from_seed, KPAT_MAX, PYSOL_MAX};
 pub use error::{Error, ErrorKind, Result};

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..encoding import BatchBase
+from ..encoding import BatchBase, Encoding
 from ..errors import IllegalMoveError
 from .game import Game
 from .moves import Move
@@ -19,7 +19,7 @@ from .rng import game_seed
 from .rules import Rules
 from .stats import Stats
 
-__all__ = ["Batch"]
+__all__ = ["Batch", "ChanceGame"]
 
 
 def _play_forced_discards(game: Game) -> list[Move]:
@@ -300,3 +300,171 @@ def _copy(array: np.ndarray) -> np.ndarray:
     """A writable copy that the caller owns: it may keep or change it whatever later
     steps do, and PyTorch takes it without a warning."""
     return array.copy()
+
+
+CHANCE, TERMINAL = -1, -4  # OpenSpiel's numbers for the chance player and for a terminal state's
+
+
+class ChanceGame:
+    """A game whose cards an outside chance player deals one at a time (BATCH.md
+    "Gymnasium and OpenSpiel"): ``ChanceGame(rules=None, auto_discard=True)``, the
+    engine of ``acesup.openspiel``'s state, as the native ``acesup._core.ChanceGame``.
+
+    Chance draws the first P cards, then the cards of each deal, each among the
+    codes of the cards not dealt yet; the player plays Batch's actions in between
+    (a deal only asks chance for its cards), and with ``auto_discard`` the forced
+    discards are played for the player. The Game's stock holds the unseen cards, a
+    stand-in that no rule reads before they are dealt: when chance has drawn a
+    deal's cards, the Game is made again from its position (R6.5) with those cards
+    at the front of its stock, and the deal played. ``actions`` (a pickle's) are
+    applied in turn.
+    """
+
+    def __init__(self, rules: Rules | None = None, auto_discard: bool = True, actions: bytes = b"") -> None:
+        self._encoding = Encoding(Game, Move, rules)
+        self._auto_discard = bool(auto_discard)
+        self._unseen = list(range(self._encoding.deck_size))  # the codes of the cards not dealt, ascending
+        self._dealt: list[int] = []  # the codes of the cards dealt, in deal order
+        self._pending = self._encoding.piles  # the cards chance is still to draw
+        self._drawing = 0  # the cards of the deal under way
+        self._game: Game | None = None  # None until the first P cards are dealt
+        self._over = False  # the game is over (a cached game.is_over)
+        self._history = bytearray()  # every action applied
+        for action in actions:
+            self.apply(action)
+
+    def copy(self) -> ChanceGame:
+        """An independent game in the same state."""
+        other = object.__new__(ChanceGame)
+        other.__dict__.update(self.__dict__)
+        other._unseen, other._dealt, other._history = list(self._unseen), list(self._dealt), bytearray(self._history)
+        other._game = None if self._game is None else self._game.copy()
+        return other
+
+    def __copy__(self) -> ChanceGame:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ChanceGame:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[type[ChanceGame], tuple[Rules, bool, bytes]]:
+        """A pickle holds the rules and every action applied; loading replays them."""
+        return ChanceGame, (self.rules, self._auto_discard, bytes(self._history))
+
+    rules = property(lambda self: self._encoding.rules, doc="The rules of the game.")
+    auto_discard = property(lambda self: self._auto_discard, doc="Whether forced discards are played for the player.")
+    pending = property(lambda self: self._pending, doc="The cards chance is still to draw before the player acts again.")
+    dealt = property(lambda self: list(self._dealt), doc="The codes of the cards dealt so far, in deal order.")
+
+    @property
+    def game(self) -> Game | None:
+        """The position as a new Game with no history (None before the first P cards
+        are dealt; during a deal, the position before it)."""
+        return None if self._game is None else Game.from_str(self._game.to_str())
+
+    def current_player(self) -> int:
+        """The player to move: 0, or OpenSpiel's chance (-1) or terminal (-4) player."""
+        if self._pending:
+            return CHANCE
+        return TERMINAL if self._over else 0
+
+    def is_chance_node(self) -> bool:
+        return self._pending > 0
+
+    def is_terminal(self) -> bool:
+        return not self._pending and self._over
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions, ascending: the unseen cards' codes at a chance node, the
+        player's actions, none when the game is over or for a ``player`` other than
+        the one to move."""
+        current = self.current_player()
+        if player is not None and player != current:
+            return []
+        if self._pending:
+            return list(self._unseen)
+        return [] if self._over else self._encoding.legal_actions(self._game.legal_moves())  # type: ignore[union-attr]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The unseen cards' codes, ascending, each with its probability (uniform):
+        ``ValueError`` unless chance is to move."""
+        if not self._pending:
+            raise ValueError("chance_outcomes called on a state that is not a chance node")
+        p = 1.0 / len(self._unseen)
+        return [(code, p) for code in self._unseen]
+
+    def apply(self, action: int) -> None:
+        """Chance draws the card of code ``action``, or the player plays ``action``:
+        ``ValueError`` for a card already dealt or not a card, or an action outside
+        [0, A), ``IllegalMoveError`` for an illegal one; the game unchanged."""
+        if self._pending:
+            self._draw(action)
+        else:
+            self._play(action)
+        self._history.append(action)
+
+    def returns(self) -> list[float]:
+        """``[score]`` once the game is over, else ``[0.0]``."""
+        return [float(self._game.score) if self.is_terminal() else 0.0]  # type: ignore[union-attr]
+
+    def observation(self) -> list[int]:
+        """The observation row of BATCH.md (before the first cards are dealt: empty
+        piles, no discards, a stock of D cards)."""
+        encoding = self._encoding
+        if self._game is not None:
+            return encoding.observation(self._game)
+        return [-1] * encoding.discards_offset + [0] * encoding.deck_size + [encoding.deck_size]
+
+    def __str__(self) -> str:
+        """The position drawn (R6.6), or the cards dealt before there is one, and the
+        cards still to draw during a deal."""
+        if self._game is None:
+            return "dealing: " + " ".join(str(self._encoding.deck[code]) for code in self._dealt)
+        text = str(self._game)
+        return f"{text}\ndealing {self._pending} more" if self._pending else text
+
+    def _play(self, action: int) -> None:
+        game, encoding = self._game, self._encoding
+        assert game is not None  # the first cards are dealt before the player acts
+        move = encoding.action_to_move(action)
+        if move.kind == "deal":
+            trial = game.copy()
+            trial.play(move)
+            self._pending = self._drawing = len(game.stock) - len(trial.stock)
+            return
+        game.play(move)
+        self._discard_forced()
+
+    def _draw(self, action: int) -> None:
+        unseen, deck = self._unseen, self._encoding.deck
+        if action not in unseen:
+            if not 0 <= action < len(deck):
+                raise ValueError(f"chance action {action} is not a card: the card codes are 0 to {len(deck) - 1}")
+            raise ValueError(f"chance action {action} is {deck[action]}, which is already dealt")
+        unseen.remove(action)
+        self._dealt.append(action)
+        self._pending -= 1
+        if not self._pending:
+            self._deal()
+
+    def _deal(self) -> None:
+        """Plays the deal whose cards chance has drawn (at the start, deals the first P
+        cards), then the forced discards."""
+        encoding, deck = self._encoding, self._encoding.deck
+        if self._game is None:
+            self._game = Game.from_deck([deck[code] for code in self._dealt + self._unseen], encoding.rules)
+        else:
+            # The position before the deal, its stock the deal's cards then the unseen ones.
+            piles, _, discards, rules = self._game.to_str().split(" ")
+            stock = "".join(str(deck[code]) for code in self._dealt[-self._drawing:] + self._unseen)
+            self._game = Game.from_str(f"{piles} {stock} {discards} {rules}")
+            self._game.play(Move.deal())
+        self._discard_forced()
+
+    def _discard_forced(self) -> None:
+        """With auto_discard, plays the forced discards; then notes whether the game is over."""
+        game = self._game
+        assert game is not None
+        if self._auto_discard:
+            _play_forced_discards(game)
+        self._over = game.is_over

@@ -180,6 +180,15 @@ impl Spaces {
         row
     }
 
+    /// The legal actions of `legal`, ascending (the R3 order of its moves).
+    #[inline]
+    pub(super) fn legal_actions(&self, legal: &LegalMoves) -> impl Iterator<Item = u8> {
+        self.action_bits(legal)
+            .into_iter()
+            .enumerate()
+            .flat_map(|(word, bits)| set_bits(bits).map(move |bit| (64 * word + bit) as u8))
+    }
+
     /// The legal actions of `legal` as a set of bits (bit a: action a), straight
     /// from its fields: the discards, each fill of a source to each empty pile with
     /// every index it allows, the deal.
@@ -225,6 +234,18 @@ impl Spaces {
             *flag = bit(action);
         }
     }
+}
+
+/// The places of the set bits of `bits`, ascending.
+#[inline]
+pub(super) fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            bit
+        })
+    })
 }
 
 /// A set of actions (A <= 226), bit a of word a / 64 standing for action a.

@@ -122,3 +122,148 @@ fn a_run_covers_its_games_and_replays() {
         assert!(batch.step(&vec![0; n]).is_err());
     }
 }
+
+/// The rules that a [`ChanceGame`] is tried under: deals of every kind (short last
+/// deals, deals to the empty piles, deals only when stuck), fills by index, five
+/// piles, a reversed order.
+const CHANCE_RULES: [&str; 6] = [
+    "standard",
+    "easy",
+    "strict,deal=stuck",
+    "reverse",
+    "deal_to=empty,fill=any",
+    "piles=5",
+];
+
+/// Random chance draws and random legal actions, under each of [`CHANCE_RULES`]
+/// with and without forced discards: chance's outcomes are the unseen cards, the
+/// legal actions are the legal moves numbered, and the game ends as a [`Game`]
+/// dealt from the cards drawn ends after the same actions (and the first legal
+/// discard until none, with `auto_discard`); replaying the history gives it again.
+#[test]
+fn chance_games_play_as_games_of_the_cards_drawn() {
+    let mut rng = crate::Rng::new(5);
+    for text in CHANCE_RULES {
+        let rules = Rules::parse(text).unwrap();
+        for auto_discard in [true, false] {
+            for _ in 0..20 {
+                let mut chance = ChanceGame::new(rules, auto_discard);
+                let mut actions = Vec::new();
+                while chance.turn() != Turn::Over {
+                    let legal = chance.legal_actions();
+                    if chance.turn() == Turn::Chance {
+                        let dealt: Vec<u8> = chance.dealt().to_vec();
+                        let unseen: Vec<u8> = (0..rules.deck_size() as u8)
+                            .filter(|c| !dealt.contains(c))
+                            .collect();
+                        assert_eq!(legal, unseen);
+                        assert_eq!(chance.chance_outcomes().collect::<Vec<_>>(), unseen);
+                    } else {
+                        let pos = chance.position().unwrap();
+                        let numbered: Vec<u8> = pos
+                            .legal_moves()
+                            .into_iter()
+                            .map(|mv| chance.spaces().action(mv) as u8)
+                            .collect();
+                        assert_eq!(legal, numbered);
+                        assert_eq!(chance.chance_outcomes().count(), 0);
+                    }
+                    let pick = legal[rng.below(legal.len() as u64) as usize];
+                    if chance.turn() == Turn::Player {
+                        actions.push(pick);
+                    }
+                    chance.apply(i64::from(pick)).unwrap();
+                }
+                assert!(chance.legal_actions().is_empty());
+                let deck: Vec<Card> = chance
+                    .dealt()
+                    .iter()
+                    .map(|&c| rules.deck()[usize::from(c)])
+                    .collect();
+                let mut game = Game::from_deck(&deck, rules, 0).unwrap();
+                let forced = |game: &mut Game| {
+                    while let Some(p) = auto_discard
+                        .then(|| rules::first_discard(game.position()))
+                        .flatten()
+                    {
+                        game.play(Move::Discard(p as u8)).unwrap();
+                    }
+                };
+                forced(&mut game);
+                for &action in &actions {
+                    game.play(chance.spaces().moves[usize::from(action)])
+                        .unwrap();
+                    forced(&mut game);
+                }
+                assert!(game.is_over());
+                assert_eq!(game.to_text(), chance.position().unwrap().to_text());
+                assert_eq!(chance.score(), game.score());
+                let again = ChanceGame::replay(rules, auto_discard, chance.history()).unwrap();
+                assert_eq!(again.position(), chance.position());
+                assert_eq!(again.dealt(), chance.dealt());
+            }
+        }
+    }
+}
+
+/// A chance action that is not a card or a card already dealt, and a player's
+/// action out of range or illegal, are refused with the game unchanged.
+#[test]
+fn chance_games_refuse_bad_actions_unchanged() {
+    let mut chance = ChanceGame::new(Rules::standard(), true);
+    assert_eq!(
+        chance.observation()[..chance.spaces().piles * chance.spaces().max_height],
+        [-1; 4 * 13]
+    );
+    assert_eq!(chance.observation().last(), Some(&52));
+    chance.apply(5).unwrap();
+    for (bad, message) in [
+        (5, "chance action 5 is 7c, which is already dealt"),
+        (
+            52,
+            "chance action 52 is not a card: the card codes are 0 to 51",
+        ),
+        (
+            -1,
+            "chance action -1 is not a card: the card codes are 0 to 51",
+        ),
+    ] {
+        let before = chance.clone();
+        let error = chance.apply(bad).unwrap_err();
+        assert_eq!(
+            (error.kind, error.message.as_str()),
+            (ErrorKind::Value, message)
+        );
+        assert_eq!(
+            (chance.dealt(), chance.pending(), chance.history()),
+            (before.dealt(), before.pending(), before.history())
+        );
+    }
+    for code in [0, 13, 26] {
+        chance.apply(code).unwrap();
+    }
+    assert_eq!(chance.turn(), Turn::Player);
+    let before = chance.clone();
+    let error = chance.apply(17).unwrap_err();
+    assert_eq!(
+        (error.kind, error.message.as_str()),
+        (
+            ErrorKind::Value,
+            "action must be an int from 0 to 16, got 17"
+        )
+    );
+    let illegal = (0..17)
+        .find(|a| !chance.legal_actions().contains(&(*a as u8)))
+        .unwrap();
+    assert_eq!(
+        chance.apply(illegal).unwrap_err().kind,
+        ErrorKind::IllegalMove
+    );
+    assert_eq!(
+        (chance.position(), chance.history()),
+        (before.position(), before.history())
+    );
+    chance.apply(16).unwrap();
+    assert_eq!((chance.turn(), chance.pending()), (Turn::Chance, 4));
+    assert!(chance.text().ends_with("dealing 4 more"));
+}
