@@ -12,15 +12,14 @@ with ``evaluate_in``, as ``compare`` is bound with ``compare_in``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
-from tqdm import tqdm
-
 from .arguments import U64, int_arg
 from .errors import IllegalMoveError
+from .progress import reporter
 from .resources import check_scores_fit
 
 __all__ = ["DEFAULT_BATCH", "Evaluate", "Policy", "evaluate_in"]
@@ -43,21 +42,6 @@ class Evaluate(Protocol[S]):
     def __call__(self, policy: Policy, games: int, *, rules: Any = None, seed: int = 0, start: int = 0,
                  batch: int = DEFAULT_BATCH, scores: bool = False, progress: bool = False,
                  callback: Callable[[int, int], object] | None = None) -> S: ...
-
-
-@contextmanager
-def _reporting(total: int, progress: bool, callback: Callable[[int, int], object] | None
-               ) -> Iterator[Callable[[int], None]]:
-    """A function ``report(done)`` that a run calls as its games finish: it moves a
-    tqdm bar of ``total`` games (shown on stderr when ``progress``) and calls
-    ``callback(done, total)`` in the caller's thread, whose exception ends the run."""
-    with tqdm(total=total, disable=not progress, unit=" games", unit_scale=True) as bar:
-        def report(done: int) -> None:
-            bar.update(done - bar.n)
-            if callback is not None:
-                callback(done, total)
-
-        yield report
 
 
 def _checked_actions(returned: object, mask: np.ndarray, slots: np.ndarray | None, run: Any) -> np.ndarray:
@@ -117,8 +101,9 @@ def evaluate_in(batch_class: Callable[..., Any], simulate: Callable[..., S]) -> 
         ``numpy.asarray`` makes one of, such as a CPU torch tensor).
 
         ``progress=True`` shows a tqdm bar on stderr; ``callback(done, total)``, if
-        given, is called in this thread after each step that finished games, and
-        an exception it raises ends the run and propagates.
+        given, is called in this thread as games finish, at most every
+        ``acesup.progress.INTERVAL`` seconds and once at the end, and an exception
+        it raises ends the run and propagates (docs/API.md, "Progress").
 
         Every argument is checked before any game is dealt, in ``simulate``'s words:
         ``TypeError`` for a policy or callback that is not callable, a non-bool
@@ -140,17 +125,14 @@ def evaluate_in(batch_class: Callable[..., Any], simulate: Callable[..., S]) -> 
         start = int_arg(start, "start")
         if start + games > U64:
             raise ValueError(f"start + games must be at most 2**64 (game indices are 64-bit), got {start + games}")
-        if not isinstance(progress, bool):
-            raise TypeError(f"progress must be True or False, got {type(progress).__name__}")
-        if callback is not None and not callable(callback):
-            raise TypeError(f"callback must be a callable callback(done, total) or None, got {type(callback).__name__}")
+        report = reporter(games, progress, callback, "games")
         if scores:
             check_scores_fit(games)
         played = origin
         if games:
             run = batch_class(min(slots, games), rules, seed, start, games=games, scores=scores)
             last, live = start + games, None
-            with _reporting(games, progress, callback) as report:
+            with report or nullcontext():
                 while not run.done:
                     observation, mask = run.observation, run.action_mask
                     if run.next_index == last:  # some slots may be idle: the policy sees the others
@@ -162,8 +144,10 @@ def evaluate_in(batch_class: Callable[..., Any], simulate: Callable[..., S]) -> 
                         actions[live] = chosen
                     finished = run.finished
                     run.step(actions)
-                    if run.finished != finished:
-                        report(run.finished)
+                    if report is not None and run.finished != finished:
+                        report.update(run.finished)
+                if report is not None:
+                    report.finish()
             played = run.stats()
         stats: S = type(origin)(played.histogram, played.scores, origin.strategy, origin.rules, origin.seed)
         return stats

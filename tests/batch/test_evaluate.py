@@ -9,6 +9,8 @@ import re
 import numpy as np
 import pytest
 
+import acesup.progress
+
 from helpers import load_engine
 
 
@@ -112,9 +114,15 @@ def test_no_games(engine):
     assert (stats.strategy, stats.seed) == ("first_legal", 4)
 
 
-def test_callback_and_progress(engine, capsys):
-    """``callback(done, total)`` after each step that finished games, ``done`` rising
-    to ``total``; ``progress=True`` draws a bar on stderr."""
+@pytest.fixture
+def every_step_reported(monkeypatch):
+    """No least time between two reports: each step that finishes games is reported."""
+    monkeypatch.setattr(acesup.progress, "INTERVAL", 0.0)
+
+
+def test_callback_and_progress(engine, capsys, every_step_reported):
+    """``callback(done, total)`` as games finish, ``done`` rising to ``total``;
+    ``progress=True`` draws a bar on stderr."""
     calls = []
     engine.evaluate(first_legal, 60, batch=8, callback=lambda done, total: calls.append((done, total)),
                     progress=True)
@@ -124,7 +132,7 @@ def test_callback_and_progress(engine, capsys):
     assert "100%" in capsys.readouterr().err
 
 
-def test_a_callback_s_exception_stops_the_run(engine):
+def test_a_callback_s_exception_stops_the_run(engine, every_step_reported):
     calls = []
 
     def stop(done, total):
@@ -167,7 +175,7 @@ def test_what_the_policy_returns_is_checked(engine, returns, error, text):
     (dict(start=2**64 - 1), ValueError, "start + games must be at most 2**64"),
     (dict(scores=1), TypeError, "scores must be True or False, got int"),
     (dict(progress="yes"), TypeError, "progress must be True or False, got str"),
-    (dict(callback=5), TypeError, "callback must be a callable callback(done, total) or None, got int"),
+    (dict(callback=5), TypeError, "callback must be None or a callable callback(done, total), got int"),
 ])
 def test_arguments_are_checked_before_any_game(engine, kwargs, error, text):
     calls = []

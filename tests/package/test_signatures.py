@@ -29,9 +29,15 @@ def shape(signature: inspect.Signature, drop_self: bool = False) -> list[tuple[s
     return [(p.name, p.kind, p.default) for p in parameters]
 
 
+# The extension's building blocks of Python modules, not names of the package: BatchEngine
+# (under acesup.Batch), DealVerdicts (under solve_deals) and ChanceGame (under
+# acesup.openspiel's state; tests/batch/test_openspiel.py holds it to its reference twin).
+BUILDING_BLOCKS = {"BatchEngine", "DealVerdicts", "ChanceGame"}
+
+
 def test_every_native_class_and_function_is_checked():
     public = {name for name in dir(core)
-              if not name.startswith("_") and callable(getattr(core, name))} - {"BatchEngine", "DealVerdicts"}
+              if not name.startswith("_") and callable(getattr(core, name))} - BUILDING_BLOCKS
     assert public == set(CLASSES) - {"Batch"} | set(FUNCTIONS)
 
 
