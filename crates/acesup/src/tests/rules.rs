@@ -87,7 +87,7 @@ fn rules_text() {
     assert_eq!(Rules::parse(" Strict , DEAL = Stuck ").unwrap(), stuck);
     for (bad, message) in [
         ("fill=all", "fill must be one of 'top', 'ace', 'any', got 'all'"),
-        ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to'"),
+        ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to', 'reserve'"),
         ("deal=stuck,strict", "the preset 'strict' must come first in 'deal=stuck,strict'"),
         ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces'"),
         ("ace_high=maybe", "ace_high must be one of 'true', '1', 'yes', 'false', '0', 'no', got 'maybe'"),
@@ -208,7 +208,7 @@ fn illegal_fill_reasons_in_order() {
     let discards: Vec<Card> = Card::all()
         .filter(|c| !piles.iter().flatten().any(|p| p == c))
         .collect();
-    let p = Position::from_parts(rules, &piles, &[], &discards).unwrap();
+    let p = Position::from_parts(rules, &piles, &[], &discards, &[]).unwrap();
     assert_eq!(
         reason(
             &p,
@@ -250,7 +250,7 @@ fn position(rules: Rules, piles: &[&str], stock: &str) -> Position {
         .into_iter()
         .filter(|c| !piles.iter().flatten().chain(&stock).any(|o| o == c))
         .collect();
-    Position::from_parts(rules, &piles, &stock, &discards).unwrap()
+    Position::from_parts(rules, &piles, &stock, &discards, &[]).unwrap()
 }
 
 #[test]
@@ -658,7 +658,7 @@ pub(crate) fn sample_positions(count: usize) -> Vec<Position> {
                 pile_cards[rng.below(spread) as usize].push(card);
             }
         }
-        out.push(Position::from_parts(rules, &pile_cards, &stock, &discards).unwrap());
+        out.push(Position::from_parts(rules, &pile_cards, &stock, &discards, &[]).unwrap());
     }
     out
 }
