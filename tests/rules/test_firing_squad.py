@@ -183,8 +183,12 @@ def test_pysol_deals_firing_squad_from_its_deck(engine):
 
 def test_features_for_piles_alone_refuse_a_reserve(engine):
     rules = engine.Rules.pysol_firing_squad()
-    with pytest.raises(ValueError, match=r"^a Batch does not cover rules with a reserve \(reserve=1\)$"):
+    refused = r"^the actions and observations of BATCH.md .* do not cover rules with a reserve \(reserve=1\)$"
+    with pytest.raises(ValueError, match=refused):
         engine.Batch(2, rules)
+    gym = pytest.importorskip("acesup.gym")
+    with pytest.raises(ValueError, match=refused):
+        gym.AcesUpEnv(rules=rules, engine="native" if engine.__name__ == "acesup" else "reference")
     small = rules.replace(suits=2, ranks=3)
     with pytest.raises(ValueError, match=r"^the exact optimum does not cover rules with a reserve \(reserve=1\)$"):
         engine.optimal(small)

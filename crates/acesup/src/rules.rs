@@ -340,16 +340,25 @@ impl LegalMoves {
         by_piles!(t.rules(), P => LegalMoves::of_piles::<T, P>(t))
     }
 
-    /// [`LegalMoves::of`] for a layout of `P` piles.
+    /// [`LegalMoves::of`] for a layout of `P` piles: the moves of the piles, and
+    /// those of the reserve when the rules have one (R2.4).
     #[inline]
     pub(crate) fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
-        LegalMoves::with_discards::<T, P>(t, discard_mask_of::<T, P>(t))
+        let mut moves = LegalMoves::with_discards::<T, P>(t, discard_mask_of::<T, P>(t));
+        if t.rules().reserve > 0 {
+            moves.to_reserve = to_reserve_mask(t, moves.empty);
+            moves.from_reserve = reserve_held(t) & (moves.empty != 0);
+        }
+        moves
     }
 
-    /// [`LegalMoves::of_piles`] given `discards`, the [`discard_mask`] of `t`, for a
-    /// caller that has it already (the solver computes it to play the forced
-    /// discards first). Always inlined: at the solver's every node, a call costs
-    /// more than the body, most of which the caller's constants fold away.
+    /// The moves of the piles of `t` (none of the reserve's, R2.4), given
+    /// `discards`, the [`discard_mask`] of `t`, for a caller that has it already (the
+    /// solver computes it to play the forced discards first): [`LegalMoves::of_piles`]
+    /// for the hot loops, which rules with a reserve never reach (the solver, the
+    /// play-outs in registers and the random table take other paths for them).
+    /// Always inlined: at the solver's every node, a call costs more than the body,
+    /// most of which the caller's constants fold away, the reserve's moves included.
     #[inline(always)]
     pub(crate) fn with_discards<T: Tableau + ?Sized, const P: usize>(
         t: &T,
@@ -367,19 +376,13 @@ impl LegalMoves {
             }
         }
         let deal = deal_allowed(t.rules().deal, t.stock_left(), discards, real_fill);
-        // Rules without a reserve (every hot loop's) skip it on one predictable test.
-        let (to_reserve, from_reserve) = if t.rules().reserve == 0 {
-            (0, false)
-        } else {
-            (to_reserve_mask(t, empty), reserve_held(t) & (empty != 0))
-        };
         LegalMoves {
             discards,
             empty,
             choices,
             deal,
-            to_reserve,
-            from_reserve,
+            to_reserve: 0,
+            from_reserve: false,
         }
     }
 

@@ -722,3 +722,73 @@ fn candidate_moves(pos: &Position) -> Vec<Move> {
     }
     out
 }
+
+/// R2.4 and R3 read literally: the moves of the piles, then the moves to the
+/// reserve by source pile, from it by destination pile, then the deal.
+fn plain_legal_moves_with_reserve(pos: &Position) -> Vec<Move> {
+    let mut out = plain_legal_moves(pos);
+    let deal = out.pop_if(|mv| *mv == Move::Deal);
+    let piles = 0..pos.piles();
+    let held = pos.reserve_card().is_some();
+    if pos.rules.reserve > 0 && !held && pos.score() < pos.rules.win_score() {
+        out.extend(
+            piles
+                .clone()
+                .filter(|&p| pos.height(p) > 0)
+                .map(|p| Move::ToReserve(p as u8)),
+        );
+    }
+    if held {
+        out.extend(
+            piles
+                .filter(|&p| pos.height(p) == 0)
+                .map(|p| Move::FromReserve(p as u8)),
+        );
+    }
+    out.extend(deal);
+    out
+}
+
+#[test]
+fn reserve_moves_match_the_plain_rules() {
+    let mut rng = Rng::new(49);
+    for (n, rules) in all_rules().into_iter().enumerate() {
+        let rules = Rules {
+            reserve: 1,
+            ..rules
+        };
+        let mut game = crate::Game::from_seed(n as u64, rules);
+        for _ in 0..300 {
+            let pos = game.position().clone();
+            pos.check_invariants();
+            let plain = plain_legal_moves_with_reserve(&pos);
+            let fast = LegalMoves::of(&pos);
+            assert_eq!(legal_moves(&pos), plain, "{}", pos.to_text());
+            assert_eq!(
+                (fast.len(), fast.is_empty()),
+                (plain.len(), plain.is_empty())
+            );
+            let reserve_moves =
+                (0..MAX_PILES as u8).flat_map(|p| [Move::ToReserve(p), Move::FromReserve(p)]);
+            for mv in candidate_moves(&pos).into_iter().chain(reserve_moves) {
+                assert_eq!(
+                    illegal_reason(&pos, mv).is_none(),
+                    plain.contains(&mv),
+                    "{mv} in {}",
+                    pos.to_text()
+                );
+            }
+            assert_eq!(Position::parse(&pos.to_text()).unwrap(), pos);
+            let Some(&mv) = plain.get(rng.below(plain.len().max(1) as u64) as usize) else {
+                assert!(!is_won(&pos) || pos.reserve_card().is_none());
+                break;
+            };
+            let mut after = pos.clone();
+            after.apply(mv);
+            after.check_invariants();
+            after.unapply(mv);
+            assert_eq!(after, pos, "{mv} taken back");
+            game.play(mv).unwrap();
+        }
+    }
+}
