@@ -3,7 +3,8 @@
 ``Game._repr_svg_`` and ``Stats._repr_html_`` of the native engine and of
 ``acesup.reference`` call these functions, so a game or a batch of statistics
 looks the same in Jupyter whichever engine made it. They read only the public
-API (``piles``, ``stock``, ``discards``, ``is_over``, ``is_won``; ``games``,
+API (``rules``, ``piles``, ``stock``, ``discards``, ``is_over``, ``is_won``, and
+``reserve`` under rules with one; ``games``,
 ``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``scores``, ``histogram``),
 never the engines' insides.
 """

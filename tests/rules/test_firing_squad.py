@@ -35,22 +35,15 @@ def moves_with_reserve(engine, game):
             + [engine.Move.from_reserve(p) for p in range(5)])
 
 
-@pytest.fixture(scope="module")
-def native():
-    return load_engine("native")
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_engine("reference")
+NATIVE, REF = load_engine("native"), load_engine("reference")
 
 
 @settings(max_examples=120)
 @given(seed=seeds, options=reserve_options, path=paths)
-def test_engines_agree_move_by_move(native, ref, seed, options, path):
-    a = native.Game.from_seed(seed, native.Rules(**options))
-    b = ref.Game.from_seed(seed, ref.Rules(**options))
-    play_in_lockstep(native, a, ref, b, path, moves_with_reserve)
+def test_engines_agree_move_by_move(seed, options, path):
+    a = NATIVE.Game.from_seed(seed, NATIVE.Rules(**options))
+    b = REF.Game.from_seed(seed, REF.Rules(**options))
+    play_in_lockstep(NATIVE, a, REF, b, path, moves_with_reserve)
 
 
 @settings(max_examples=60)
@@ -202,16 +195,27 @@ def test_features_for_piles_alone_refuse_a_reserve(engine):
 
 @pytest.mark.parametrize("rules", ["pysol_firing_squad", "pysol_firing_squad,suits=2,ranks=4",
                                    "reserve=1,deal=stuck,fill=any"])
-def test_random_plays_the_same_games_in_both_engines(native, ref, rules):
-    a = native.simulate(300, "random", native.Rules.parse(rules), seed=5, scores=True)
-    b = ref.simulate(300, "random", ref.Rules.parse(rules), seed=5, scores=True)
+def test_random_plays_the_same_games_in_both_engines(rules):
+    a = NATIVE.simulate(300, "random", NATIVE.Rules.parse(rules), seed=5, scores=True)
+    b = REF.simulate(300, "random", REF.Rules.parse(rules), seed=5, scores=True)
     assert a.histogram == b.histogram and bytes(a.scores) == bytes(b.scores)
-    player_a, player_b = native.strategy("random"), ref.strategy("random")
+    player_a, player_b = NATIVE.strategy("random"), REF.strategy("random")
     for index in range(20):
-        ga = native.Game.from_seed(native.game_seed(5, index), native.Rules.parse(rules))
-        gb = ref.Game.from_seed(ref.game_seed(5, index), ref.Rules.parse(rules))
+        ga = NATIVE.Game.from_seed(NATIVE.game_seed(5, index), NATIVE.Rules.parse(rules))
+        gb = REF.Game.from_seed(REF.game_seed(5, index), REF.Rules.parse(rules))
         while not gb.is_over:
             ga.play(player_a(ga))
             gb.play(player_b(gb))
         assert_same(ga, gb)
         assert ga.score == a.scores[index]
+
+
+def test_the_svg_draws_the_reserve(engine):
+    """Right of the piles, labelled as moves name it, with its card or an outline."""
+    from acesup.display import game_svg
+    game = engine.Game.from_pysol(1, engine.Rules.pysol_firing_squad())
+    plain = engine.Game.from_pysol(1)
+    assert game_svg(game).count("class='empty'") == 1 and ">r</text>" in game_svg(game)
+    assert ">r</text>" not in game_svg(plain) and "class='empty'" not in game_svg(plain)
+    game.play("0>r")
+    assert "data-card='Jd'" in game_svg(game) and game_svg(game).count("class='empty'") == 1
