@@ -34,3 +34,11 @@ def test_play_takes_the_reserve_s_moves(capsys, monkeypatch):
     assert "hint: " in out
     game = acesup.Game.from_pysol(1, acesup.Rules.pysol_firing_squad())
     assert "took back 0>r" in out and game.legal_moves()
+
+
+def test_winnable_lists_firing_squad_s_numbered_deals(capsys, monkeypatch):
+    status, out, err = run(capsys, monkeypatch, "winnable", "--pysol", "1-3", "--rules", "pysol_firing_squad",
+                           "--node-limit", "50000", "--threads", "1")
+    assert status == 0
+    assert out.split() == ["1", "2", "3"]
+    assert "reserve=1: 3 winnable, 0 unwinnable, 0 unresolved" in err
