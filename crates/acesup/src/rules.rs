@@ -286,6 +286,7 @@ fn first_bits(bits: u8, n: usize) -> u8 {
 /// R2.4: bit p set when the top card of pile p may move to the reserve: the rules
 /// have a reserve, it is empty, pile p is not empty, and fewer than D − S cards are
 /// discarded (once they are, the reserve has no use and the game ends as R4 says).
+/// `empty` is the mask of the empty piles of `t`.
 #[inline]
 pub(crate) fn to_reserve_mask<T: Tableau + ?Sized>(t: &T, empty: u8) -> u8 {
     let rules = t.rules();

@@ -89,7 +89,7 @@ fn rules_text() {
         ("fill=all", "fill must be one of 'top', 'ace', 'any', got 'all'"),
         ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to', 'reserve'"),
         ("deal=stuck,strict", "the preset 'strict' must come first in 'deal=stuck,strict'"),
-        ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces'"),
+        ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces', 'pysol_firing_squad'"),
         ("ace_high=maybe", "ace_high must be one of 'true', '1', 'yes', 'false', '0', 'no', got 'maybe'"),
         ("fill", "expected option=value in 'fill', got 'fill'"),
         ("fill=top,fill=any", "option 'fill' is given twice in 'fill=top,fill=any'"),
