@@ -214,6 +214,13 @@ py_methods!(PyGame [mutable, equatable] {
         card_tuple(py, game.position().discards())
     }
 
+    /// The reserve's cards (R2.4): empty, or its one card.
+    #[getter]
+    fn reserve<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let game = self.snapshot();
+        card_tuple(py, game.position().reserve_card().as_slice())
+    }
+
     /// The number of cards discarded (R4.2).
     #[getter]
     fn score(&self) -> usize {

@@ -32,6 +32,8 @@ pub fn move_repr(mv: Move) -> String {
         Move::Discard(p) => format!("Move.discard({p})"),
         Move::Fill { src, dst, index: 0 } => format!("Move.fill({src}, {dst})"),
         Move::Fill { src, dst, index } => format!("Move.fill({src}, {dst}, index={index})"),
+        Move::ToReserve(src) => format!("Move.to_reserve({src})"),
+        Move::FromReserve(dst) => format!("Move.from_reserve({dst})"),
         Move::Deal => "Move.deal()".to_string(),
     }
 }
@@ -90,6 +92,18 @@ py_methods!(PyMove [value] {
         Ok(PyMove(Move::fill(src as u8, dst as u8, index).or_py()?))
     }
 
+    /// Move the top card of pile `src` to the empty reserve (R2.4).
+    #[classmethod]
+    fn to_reserve(_cls: &Bound<'_, PyType>, src: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyMove(Move::to_reserve(pile_arg(src, "src")? as u8).or_py()?))
+    }
+
+    /// Move the reserve's card to the empty pile `dst` (R2.4).
+    #[classmethod]
+    fn from_reserve(_cls: &Bound<'_, PyType>, dst: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyMove(Move::from_reserve(pile_arg(dst, "dst")? as u8).or_py()?))
+    }
+
     /// Deal from the stock: a card on each pile, or on each empty one (R2.3).
     #[classmethod]
     fn deal(_cls: &Bound<'_, PyType>) -> Self {
@@ -102,7 +116,7 @@ py_methods!(PyMove [value] {
         parse_move(text)
     }
 
-    /// "discard", "fill" or "deal".
+    /// "discard", "fill", "to_reserve", "from_reserve" or "deal".
     #[getter]
     fn kind(&self) -> &'static str {
         self.0.kind()
@@ -119,7 +133,7 @@ py_methods!(PyMove [value] {
     #[getter]
     fn src(&self) -> Option<u8> {
         match self.0 {
-            Move::Fill { src, .. } => Some(src),
+            Move::Fill { src, .. } | Move::ToReserve(src) => Some(src),
             _ => None,
         }
     }
@@ -127,7 +141,7 @@ py_methods!(PyMove [value] {
     #[getter]
     fn dst(&self) -> Option<u8> {
         match self.0 {
-            Move::Fill { dst, .. } => Some(dst),
+            Move::Fill { dst, .. } | Move::FromReserve(dst) => Some(dst),
             _ => None,
         }
     }

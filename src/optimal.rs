@@ -141,8 +141,10 @@ pub fn optimal<'py>(
 
 /// Compute (or find) the table that `builtin` plays from under `rules`, when it is
 /// `"optimal"`, where Ctrl-C can stop it; `StrategyError` for a layout out of its
-/// reach. Nothing to do for the other built-ins.
+/// reach, or for rules that the built-in does not play (`Builtin::check_rules`).
+/// Nothing else to do for the other built-ins.
 pub fn prepare(py: Python<'_>, builtin: &Builtin, rules: Rules) -> PyResult<()> {
+    builtin.check_rules(&rules).or_py()?;
     if !matches!(builtin, Builtin::Optimal(_)) {
         return Ok(());
     }

@@ -12,7 +12,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple, PyType};
 
 /// The rule options of R5, an immutable value, with the layout they give (R1.4):
 /// `Rules(*, fill="top", deal="free", relocate_single=False, ace_high=True,
-/// piles=4, suits=4, ranks=13, deal_to="all")`.
+/// piles=4, suits=4, ranks=13, deal_to="all", reserve=0)`.
 #[pyclass(
     frozen,
     eq,
@@ -138,12 +138,15 @@ fn rules_repr(rules: &Rules) -> String {
     if rules.deal_to != default.deal_to {
         args.push(format!("deal_to='{}'", rules.deal_to.name()));
     }
+    if rules.reserve != default.reserve {
+        args.push(format!("reserve={}", rules.reserve));
+    }
     format!("Rules({})", args.join(", "))
 }
 
 py_methods!(PyRules [value] {
     #[new]
-    #[pyo3(signature = (**options), text_signature = "(*, fill='top', deal='free', relocate_single=False, ace_high=True, piles=4, suits=4, ranks=13, deal_to='all')")]
+    #[pyo3(signature = (**options), text_signature = "(*, fill='top', deal='free', relocate_single=False, ace_high=True, piles=4, suits=4, ranks=13, deal_to='all', reserve=0)")]
     fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         Ok(PyRules(rules_with(
             Rules::standard(),
@@ -211,6 +214,12 @@ py_methods!(PyRules [value] {
     #[classmethod]
     fn pysol_russian_aces(_cls: &Bound<'_, PyType>) -> Self {
         PyRules(Rules::pysol_russian_aces())
+    }
+
+    /// PySolFC's "Firing Squad" (#583): its "Aces Up" with `reserve=1` (R2.4, R8.3).
+    #[classmethod]
+    fn pysol_firing_squad(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::pysol_firing_squad())
     }
 
     /// The preset names, in the order of R5 (what `Rules.preset` takes).
@@ -299,6 +308,12 @@ py_methods!(PyRules [value] {
     #[getter]
     fn deal_to(&self) -> &'static str {
         self.0.deal_to.name()
+    }
+
+    /// The number of reserve cells, 0 or 1 (R2.4).
+    #[getter]
+    fn reserve(&self) -> u8 {
+        self.0.reserve
     }
 
     /// D, the number of cards of the layout: suits x ranks (R1.4).

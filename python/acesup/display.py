@@ -3,7 +3,8 @@
 ``Game._repr_svg_`` and ``Stats._repr_html_`` of the native engine and of
 ``acesup.reference`` call these functions, so a game or a batch of statistics
 looks the same in Jupyter whichever engine made it. They read only the public
-API (``piles``, ``stock``, ``discards``, ``is_over``, ``is_won``; ``games``,
+API (``rules``, ``piles``, ``stock``, ``discards``, ``is_over``, ``is_won``, and
+``reserve`` under rules with one; ``games``,
 ``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``scores``, ``histogram``),
 never the engines' insides.
 """
@@ -60,25 +61,29 @@ def game_svg(game: Any) -> str:
     side by side, numbered from 0 as moves name them, each pile's cards
     stacked downwards from its bottom card so that every rank and suit shows and
     the top card is fully visible; hearts and diamonds in red; an empty pile as
-    a dashed outline; and below, the stock and discard counts and, once the game
-    is over, its result.
+    a dashed outline; under rules with a reserve (RULES.md R2.4), the reserve
+    right of the piles, labelled ``r`` as moves name it; and below, the stock and
+    discard counts and, once the game is over, its result.
 
     Each card is a ``<g class="card">`` (``"card top"`` for a top card) with a
     ``data-card`` attribute holding its canonical text, so the picture can be
     checked by a program as well as read by a person.
     """
     piles = game.piles
+    columns = [(str(number), pile) for number, pile in enumerate(piles)]
+    if game.rules.reserve:
+        columns.append(("r", game.reserve))
     tallest = max(1, *map(len, piles))
-    width = 2 * MARGIN + len(piles) * CARD_W + (len(piles) - 1) * GAP
+    width = 2 * MARGIN + len(columns) * CARD_W + (len(columns) - 1) * GAP
     table_h = CARD_H + (tallest - 1) * OVERLAP
     height = MARGIN + LABEL_H + table_h + FOOTER_H + MARGIN
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
              f"viewBox='0 0 {width} {height}' {FONT}>",
              f"<rect width='{width}' height='{height}' rx='8' fill='#2e7d32'/>"]
-    for number, pile in enumerate(piles):
-        x = MARGIN + number * (CARD_W + GAP)
+    for column, (label, pile) in enumerate(columns):
+        x = MARGIN + column * (CARD_W + GAP)
         parts.append(f"<text x='{x + CARD_W / 2}' y='{MARGIN + 13}' font-size='13' text-anchor='middle' "
-                     f"fill='#e8f5e9'>{number}</text>")
+                     f"fill='#e8f5e9'>{label}</text>")
         y = MARGIN + LABEL_H
         if not pile:
             parts.append(f"<rect class='empty' x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='6' "

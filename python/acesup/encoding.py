@@ -61,6 +61,9 @@ class Encoding:
         game = Game.from_seed(0, rules)  # the layout is read off a dealt game
         self.Game, self.Move = Game, Move
         self.rules = game.rules
+        if self.rules.reserve:  # the actions and observations know piles alone (BATCH.md)
+            raise ValueError(f"the actions and observations of BATCH.md (Batch, the Gymnasium and OpenSpiel "
+                             f"games) do not cover rules with a reserve (reserve={self.rules.reserve})")
         self.piles = len(game.piles)
         self.deck = tuple(self.rules.deck())  # the layout's cards in index order (R1.4)
         self.deck_size = len(self.deck)

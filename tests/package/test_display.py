@@ -162,7 +162,7 @@ def test_the_svg_draws_every_pile_of_five(engine):
 
     class FivePiles:  # the game's public face with a fifth pile
         piles = (*game.piles, (engine.Card("Ah"),))
-        stock, discards, is_over, is_won = game.stock, game.discards, False, False
+        stock, discards, is_over, is_won, rules = game.stock, game.discards, False, False, game.rules
 
     four, five = ET.fromstring(game._repr_svg_()), ET.fromstring(game_svg(FivePiles()))
     assert float(five.get("width")) == float(four.get("width")) + 56 + 14  # a card and a gap more

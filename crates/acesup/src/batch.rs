@@ -330,6 +330,7 @@ impl Batch {
         keep_scores: bool,
     ) -> Result<Batch> {
         rules.validate()?;
+        rules.refuse_reserve("a Batch")?;
         if n == 0 || (n as u128) > games || u128::from(start) + games > 1 << 64 {
             return Err(Error::new(
                 ErrorKind::Value,

@@ -16,7 +16,15 @@ pub const MAX_PILES: usize = 5;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Move {
     Discard(u8),
-    Fill { src: u8, dst: u8, index: u64 },
+    Fill {
+        src: u8,
+        dst: u8,
+        index: u64,
+    },
+    /// The top card of a pile to the empty reserve (R2.4).
+    ToReserve(u8),
+    /// The reserve's card to an empty pile (R2.4).
+    FromReserve(u8),
     Deal,
 }
 
@@ -41,7 +49,17 @@ impl Move {
         Ok(Move::Fill { src, dst, index })
     }
 
-    /// Parse the text form (R6.3): `d2`, `f2>0`, `f2:3>0`, `deal`, ignoring
+    /// `Move.to_reserve(src)`: `MoveError` for a pile outside 0..4.
+    pub fn to_reserve(src: u8) -> Result<Move> {
+        Ok(Move::ToReserve(pile_number("src", src.into())?))
+    }
+
+    /// `Move.from_reserve(dst)`: `MoveError` for a pile outside 0..4.
+    pub fn from_reserve(dst: u8) -> Result<Move> {
+        Ok(Move::FromReserve(pile_number("dst", dst.into())?))
+    }
+
+    /// Parse the text form (R6.3): `d2`, `f2>0`, `f2:3>0`, `2>r`, `r>0`, `deal`, ignoring
     /// surrounding white space and case. `MoveError` for text that is not a move
     /// (numbers have at most 20 digits), a pile outside 0-3, a negative index or a
     /// fill onto its own pile.
@@ -49,8 +67,8 @@ impl Move {
         let shown = py_repr(text);
         let not_a_move = || {
             move_error(format!(
-                "not a move: {shown} (expected d<pile>, f<src>><dst>, f<src>:<index>><dst> or deal, \
-                 e.g. 'd2', 'f2>0', 'f2:3>0')"
+                "not a move: {shown} (expected d<pile>, f<src>><dst>, f<src>:<index>><dst>, \
+                 <src>>r, r><dst> or deal, e.g. 'd2', 'f2>0', 'f2:3>0', '2>r', 'r>0')"
             ))
         };
         let lower = strip(text).to_ascii_lowercase();
@@ -59,6 +77,12 @@ impl Move {
         } else if let Some(pile) = lower.strip_prefix('d') {
             let pile = number(pile).ok_or_else(not_a_move)?;
             pile_number("pile", pile).map(Move::Discard)
+        } else if let Some(src) = lower.strip_suffix(">r") {
+            let src = number(src).ok_or_else(not_a_move)?;
+            pile_number("src", src).map(Move::ToReserve)
+        } else if let Some(dst) = lower.strip_prefix("r>") {
+            let dst = number(dst).ok_or_else(not_a_move)?;
+            pile_number("dst", dst).map(Move::FromReserve)
         } else {
             let body = lower.strip_prefix('f').ok_or_else(not_a_move)?;
             let (from, dst) = body.split_once('>').ok_or_else(not_a_move)?;
@@ -75,11 +99,13 @@ impl Move {
         made.map_err(|err| move_error(format!("not a move: {shown} ({err})")))
     }
 
-    /// `"discard"`, `"fill"` or `"deal"`.
+    /// `"discard"`, `"fill"`, `"to_reserve"`, `"from_reserve"` or `"deal"`.
     pub fn kind(self) -> &'static str {
         match self {
             Move::Discard(_) => "discard",
             Move::Fill { .. } => "fill",
+            Move::ToReserve(_) => "to_reserve",
+            Move::FromReserve(_) => "from_reserve",
             Move::Deal => "deal",
         }
     }
@@ -92,6 +118,8 @@ impl fmt::Display for Move {
             Move::Discard(p) => write!(f, "d{p}"),
             Move::Fill { src, dst, index: 0 } => write!(f, "f{src}>{dst}"),
             Move::Fill { src, dst, index } => write!(f, "f{src}:{index}>{dst}"),
+            Move::ToReserve(src) => write!(f, "{src}>r"),
+            Move::FromReserve(dst) => write!(f, "r>{dst}"),
             Move::Deal => f.write_str("deal"),
         }
     }

@@ -198,6 +198,9 @@ impl Visible {
                 v.push(usize::from(dst), card);
             }
             Move::Deal => unreachable!("a deal is a chance node"),
+            Move::ToReserve(_) | Move::FromReserve(_) => {
+                unreachable!("the optimum refuses rules with a reserve")
+            }
         }
         v
     }
@@ -486,6 +489,7 @@ impl ValueTable {
         parallel: bool,
         progress: &Progress,
     ) -> Result<Option<ValueTable>> {
+        rules.refuse_reserve("the exact optimum")?;
         if rules.deck_size() > MAX_DECK {
             return Err(out_of_reach(&rules, MAX_DECK));
         }

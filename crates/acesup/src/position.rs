@@ -46,7 +46,9 @@ fn at(i: usize) -> usize {
 /// - bit i of `deal_starts` is set when a deal played since the position was made
 ///   began at `stock[i]` (so below `stock_next`): the deal of `stock[i..next]`, the
 ///   cards dealt since, which [`Position::unapply`] takes back from the tops they
-///   are on. Not part of the position: equality and text ignore it.
+///   are on. Not part of the position: equality and text ignore it;
+/// - `reserve` is the reserve's card (R2.4), `Card::NONE` when it is empty or the
+///   rules have none; it is on no pile, so it has no bit in `tops`.
 #[derive(Clone)]
 pub struct Position {
     pub(crate) rules: Rules,
@@ -60,6 +62,7 @@ pub struct Position {
     stock_end: u8,
     n_discards: u8,
     empty: u8,
+    reserve: Card,
     below: [Card; CAP],
     stock: [Card; CAP],
     discards: [Card; CAP],
@@ -131,6 +134,11 @@ impl Tableau for Position {
     fn empty_piles(&self) -> usize {
         usize::from(self.empty)
     }
+
+    #[inline]
+    fn reserve(&self) -> Card {
+        self.reserve
+    }
 }
 
 impl Position {
@@ -155,6 +163,7 @@ impl Position {
             stock_end: 0,
             n_discards: 0,
             empty: rules.piles,
+            reserve: Card::NONE,
             below: [Card::NONE; CAP],
             stock: [Card::default(); CAP],
             discards: [Card::default(); CAP],
@@ -188,6 +197,7 @@ impl Position {
         }
         self.tops = tops;
         self.empty = 0;
+        self.reserve = Card::NONE;
     }
 
     /// Put the stock's cards in the order of `stock`, which holds the same cards: a
@@ -200,15 +210,17 @@ impl Position {
         self.check_invariants();
     }
 
-    /// A position from its parts (`piles` holds one pile per pile of the layout),
-    /// checked as R6.5 demands: each card of the layout's deck exactly once and no
-    /// other, a stock length that a deal can leave, no top-rank card among the
-    /// discards. `PositionError` otherwise.
+    /// A position from its parts (`piles` holds one pile per pile of the layout,
+    /// `reserve` the reserve's cards), checked as R6.5 demands: each card of the
+    /// layout's deck exactly once and no other, a stock length that a deal can leave,
+    /// no top-rank card among the discards, no more cards in the reserve than it has
+    /// cells. `PositionError` otherwise.
     pub(crate) fn from_parts(
         rules: Rules,
         piles: &[Vec<Card>],
         stock: &[Card],
         discards: &[Card],
+        reserve: &[Card],
     ) -> Result<Position> {
         let error = |message: String| Err(Error::new(ErrorKind::Position, message));
         let n = usize::from(rules.piles);
@@ -223,6 +235,7 @@ impl Position {
             .flatten()
             .chain(stock)
             .chain(discards)
+            .chain(reserve)
             .copied()
             .collect();
         if let Some(problem) = card_set_problem(&all, &rules.deck(), "the position") {
@@ -236,6 +249,13 @@ impl Position {
                 "the discards hold {card}, a top-rank card, which is never discarded"
             ));
         }
+        if reserve.len() > usize::from(rules.reserve) {
+            return error(format!(
+                "the reserve holds {} cards, more than its {} cells",
+                reserve.len(),
+                rules.reserve
+            ));
+        }
         let mut pos = Position::blank(rules);
         for (p, pile) in piles.iter().enumerate() {
             for &card in pile {
@@ -246,6 +266,7 @@ impl Position {
         pos.stock_end = stock.len() as u8;
         pos.discards[..discards.len()].copy_from_slice(discards);
         pos.n_discards = discards.len() as u8;
+        pos.reserve = reserve.first().copied().unwrap_or(Card::NONE);
         Ok(pos)
     }
 
@@ -255,15 +276,29 @@ impl Position {
     pub fn parse(text: &str) -> Result<Position> {
         let error = |message: String| Error::new(ErrorKind::Position, message);
         let fields: Vec<&str> = text.split(is_space).filter(|f| !f.is_empty()).collect();
-        let [piles, stock, discards, rules] = fields[..] else {
-            return Err(error(format!(
-                "a position has 4 fields (piles, stock, discards, rules) separated by spaces, got {} in {}",
+        let wrong_count = |reserve: bool| {
+            let (n, names) = if reserve {
+                (5, "piles, stock, discards, reserve, rules")
+            } else {
+                (4, "piles, stock, discards, rules")
+            };
+            error(format!(
+                "a position {}has {n} fields ({names}) separated by spaces, got {} in {}",
+                if reserve { "with a reserve " } else { "" },
                 fields.len(),
                 py_repr(text)
-            )));
+            ))
         };
+        let (4 | 5) = fields.len() else {
+            return Err(wrong_count(false));
+        };
+        let rules = fields[fields.len() - 1];
         let rules = Rules::parse(rules)
             .map_err(|e| error(format!("the rules field {}: {}", py_repr(rules), e.message)))?;
+        if fields.len() != 4 + usize::from(rules.reserve) {
+            return Err(wrong_count(rules.reserve > 0));
+        }
+        let (piles, stock, discards) = (fields[0], fields[1], fields[2]);
         let pile_fields: Vec<&str> = piles.split('/').collect();
         if pile_fields.len() != usize::from(rules.piles) {
             return Err(error(format!(
@@ -299,7 +334,11 @@ impl Position {
             .collect::<Result<Vec<_>>>()?;
         let stock = cards(stock, "the stock")?;
         let discards = cards(discards, "the discards")?;
-        Position::from_parts(rules, &pile_cards, &stock, &discards)
+        let reserve = match rules.reserve {
+            0 => Vec::new(),
+            _ => cards(fields[3], "the reserve")?,
+        };
+        Position::from_parts(rules, &pile_cards, &stock, &discards, &reserve)
     }
 
     // --- Reading ---
@@ -371,6 +410,12 @@ impl Position {
         &self.discards[..usize::from(self.n_discards)]
     }
 
+    /// The reserve's card, if it holds one (R2.4).
+    #[inline]
+    pub fn reserve_card(&self) -> Option<Card> {
+        Some(self.reserve).filter(|&card| card != Card::NONE)
+    }
+
     /// The number of cards discarded (R4.2).
     #[inline]
     pub(crate) fn score(&self) -> usize {
@@ -431,6 +476,11 @@ impl Position {
             Move::Fill { src, dst, index } => {
                 let card = self.take(usize::from(src), index as usize);
                 self.push(usize::from(dst), card);
+            }
+            Move::ToReserve(src) => self.reserve = self.pop(usize::from(src)),
+            Move::FromReserve(dst) => {
+                self.push(usize::from(dst), self.reserve);
+                self.reserve = Card::NONE;
             }
             Move::Deal => self.deal_piles::<P>(),
         }
@@ -511,6 +561,11 @@ impl Position {
                 let card = self.pop(usize::from(dst));
                 self.insert(usize::from(src), index as usize, card);
             }
+            Move::ToReserve(src) => {
+                self.push(usize::from(src), self.reserve);
+                self.reserve = Card::NONE;
+            }
+            Move::FromReserve(dst) => self.reserve = self.pop(usize::from(dst)),
             Move::Deal => {
                 // The last deal began at the highest recorded start; its cards are
                 // still on top of the piles they went to.
@@ -588,8 +643,13 @@ impl Position {
             }
         }
         let piles: Vec<String> = (0..self.piles()).map(|p| run(&self.pile(p))).collect();
+        // The reserve's field (R6.5) only under rules that have one.
+        let reserve = match self.rules.reserve {
+            0 => String::new(),
+            _ => format!(" {}", run(self.reserve_card().as_slice())),
+        };
         format!(
-            "{} {} {} {}",
+            "{} {} {}{reserve} {}",
             piles.join("/"),
             run(self.stock()),
             run(self.discards()),
@@ -618,6 +678,13 @@ impl Position {
             self.stock().len(),
             self.score()
         ));
+        if self.rules.reserve > 0 {
+            out.push_str("  reserve ");
+            out.push_str(&match self.reserve_card() {
+                Some(card) => format!("{}{}", card.rank_char(), SUIT_SYMBOLS[card.suit()]),
+                None => "--".to_string(),
+            });
+        }
         out
     }
 
@@ -663,6 +730,7 @@ impl Position {
             .collect();
         all.extend_from_slice(self.stock());
         all.extend_from_slice(self.discards());
+        all.extend(self.reserve_card());
         all.sort();
         assert_eq!(all, self.rules.deck(), "cards of {text}");
         assert!(all.len() <= DECK_SIZE);
@@ -699,6 +767,7 @@ impl PartialEq for Position {
             && (0..self.piles()).all(|p| self.pile(p) == other.pile(p))
             && self.stock() == other.stock()
             && self.discards() == other.discards()
+            && self.reserve == other.reserve
     }
 }
 
@@ -737,7 +806,7 @@ pub(crate) fn position_with_piles(piles: &str, rules: &str) -> Position {
         .find(|&n| stock_length_problem(n, &rules).is_none())
         .unwrap();
     let discards = rest.split_off(stock_len);
-    Position::from_parts(rules, &piles, &rest, &discards).unwrap()
+    Position::from_parts(rules, &piles, &rest, &discards, &[]).unwrap()
 }
 
 #[cfg(test)]

@@ -185,6 +185,9 @@ impl RandomTable {
                     }
                 }
                 Move::Discard(_) => unreachable!("no discard is legal after the rounds"),
+                Move::ToReserve(_) | Move::FromReserve(_) => {
+                    unreachable!("rules with a reserve take the general play-out")
+                }
             }
         }
         self.top = regs.top.map(|code| code as u8);
@@ -226,7 +229,7 @@ impl RandomTable {
             .into_iter()
             .filter(|c| !stock.contains(c) && !piles.iter().flatten().any(|d| d == c))
             .collect();
-        crate::Position::from_parts(self.rules, &piles, &stock, &discards)
+        crate::Position::from_parts(self.rules, &piles, &stock, &discards, &[])
             .expect("a random play-out keeps every card once")
     }
 }

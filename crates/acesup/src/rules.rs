@@ -38,6 +38,12 @@ pub trait Tableau {
     fn stock_left(&self) -> usize;
     /// The number of empty piles.
     fn empty_piles(&self) -> usize;
+    /// The reserve's card (R2.4), `Card::NONE` when it is empty or the rules have
+    /// none; a tableau of rules without a reserve keeps this default.
+    #[inline]
+    fn reserve(&self) -> Card {
+        Card::NONE
+    }
     /// Bit p set when pile p is empty, `p < rules().piles`; an implementation may
     /// have a faster way than asking for each height.
     #[inline]
@@ -65,11 +71,15 @@ macro_rules! by_piles {
 }
 pub(crate) use by_piles;
 
-/// The number of cards discarded: the deck less the piles and the stock (R4.2).
+/// The number of cards discarded: the deck less the piles, the stock and the
+/// reserve (R4.2).
 #[inline]
 pub(crate) fn score<T: Tableau + ?Sized>(t: &T) -> usize {
     let piles = usize::from(t.rules().piles);
-    t.rules().deck_size() - t.stock_left() - (0..piles).map(|p| t.height(p)).sum::<usize>()
+    t.rules().deck_size()
+        - t.stock_left()
+        - usize::from(t.reserve() != Card::NONE)
+        - (0..piles).map(|p| t.height(p)).sum::<usize>()
 }
 
 // ---------------------------------------------------------------------------
@@ -271,10 +281,36 @@ fn first_bits(bits: u8, n: usize) -> u8 {
 }
 
 // ---------------------------------------------------------------------------
+// R2.4 The reserve
+
+/// R2.4: bit p set when the top card of pile p may move to the reserve: the rules
+/// have a reserve, it is empty, pile p is not empty, and fewer than D − S cards are
+/// discarded (once they are, the reserve has no use and the game ends as R4 says).
+/// `empty` is the mask of the empty piles of `t`.
+#[inline]
+pub(crate) fn to_reserve_mask<T: Tableau + ?Sized>(t: &T, empty: u8) -> u8 {
+    let rules = t.rules();
+    let open = (rules.reserve > 0) & (t.reserve() == Card::NONE) & (score(t) < rules.win_score());
+    let piles = ((1u32 << rules.piles) - 1) as u8;
+    if open {
+        piles & !empty
+    } else {
+        0
+    }
+}
+
+/// R2.4: the reserve holds a card, which may move to any empty pile.
+#[inline]
+pub(crate) fn reserve_held<T: Tableau + ?Sized>(t: &T) -> bool {
+    t.reserve() != Card::NONE
+}
+
+// ---------------------------------------------------------------------------
 // R3 Legal-move order
 
 /// The legal moves of a position, counted without listing them: discards by pile,
-/// fills by source, destination and index, then the deal (R3). `nth(i)` finds the
+/// fills by source, destination and index, moves to the reserve by pile, moves from
+/// it by destination, then the deal (R3). `nth(i)` finds the
 /// i-th of them, so a random choice allocates nothing.
 ///
 /// Invariant: for each source, its fills are the `choices[src]` top cards onto each
@@ -292,6 +328,10 @@ pub struct LegalMoves {
     /// `fill_choices` of each source pile.
     pub choices: [u8; MAX_PILES],
     pub deal: bool,
+    /// Bit p: the top card of pile p may move to the reserve (R2.4).
+    pub to_reserve: u8,
+    /// The reserve's card may move to each empty pile (R2.4).
+    pub from_reserve: bool,
 }
 
 impl LegalMoves {
@@ -301,16 +341,25 @@ impl LegalMoves {
         by_piles!(t.rules(), P => LegalMoves::of_piles::<T, P>(t))
     }
 
-    /// [`LegalMoves::of`] for a layout of `P` piles.
+    /// [`LegalMoves::of`] for a layout of `P` piles: the moves of the piles, and
+    /// those of the reserve when the rules have one (R2.4).
     #[inline]
     pub(crate) fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
-        LegalMoves::with_discards::<T, P>(t, discard_mask_of::<T, P>(t))
+        let mut moves = LegalMoves::with_discards::<T, P>(t, discard_mask_of::<T, P>(t));
+        if t.rules().reserve > 0 {
+            moves.to_reserve = to_reserve_mask(t, moves.empty);
+            moves.from_reserve = reserve_held(t) & (moves.empty != 0);
+        }
+        moves
     }
 
-    /// [`LegalMoves::of_piles`] given `discards`, the [`discard_mask`] of `t`, for a
-    /// caller that has it already (the solver computes it to play the forced
-    /// discards first). Always inlined: at the solver's every node, a call costs
-    /// more than the body, most of which the caller's constants fold away.
+    /// The moves of the piles of `t` (none of the reserve's, R2.4), given
+    /// `discards`, the [`discard_mask`] of `t`, for a caller that has it already (the
+    /// solver computes it to play the forced discards first): [`LegalMoves::of_piles`]
+    /// for the hot loops, which rules with a reserve never reach (the solver, the
+    /// play-outs in registers and the random table take other paths for them).
+    /// Always inlined: at the solver's every node, a call costs more than the body,
+    /// most of which the caller's constants fold away, the reserve's moves included.
     #[inline(always)]
     pub(crate) fn with_discards<T: Tableau + ?Sized, const P: usize>(
         t: &T,
@@ -333,7 +382,16 @@ impl LegalMoves {
             empty,
             choices,
             deal,
+            to_reserve: 0,
+            from_reserve: false,
         }
+    }
+
+    /// The number of moves to and from the reserve (R2.4).
+    #[inline]
+    fn reserve_moves(&self) -> usize {
+        self.to_reserve.count_ones() as usize
+            + usize::from(self.from_reserve) * self.empty.count_ones() as usize
     }
 
     /// The number of fills from `src`.
@@ -349,13 +407,17 @@ impl LegalMoves {
         let choices: usize = self.choices.iter().map(|&c| usize::from(c)).sum();
         self.discards.count_ones() as usize
             + choices * self.empty.count_ones() as usize
+            + self.reserve_moves()
             + usize::from(self.deal)
     }
 
     /// Whether no move is legal: the game is over (R4.1).
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        (self.discards == 0) & !self.deal & ((self.empty == 0) | (self.choices == [0; MAX_PILES]))
+        (self.discards == 0)
+            & !self.deal
+            & ((self.empty == 0) | (self.choices == [0; MAX_PILES]))
+            & (self.reserve_moves() == 0)
     }
 
     /// The first discard, which every built-in strategy plays first.
@@ -382,8 +444,7 @@ impl LegalMoves {
             before = if past { end } else { before };
         }
         if src == MAX_PILES {
-            debug_assert!(self.deal && i == before, "nth beyond len");
-            return Move::Deal;
+            return self.nth_after_fills(i - before);
         }
         let (k, i) = (usize::from(self.choices[src]), i - before);
         let (rank, index) = if k == 1 { (i, 0) } else { (i / k, i % k) };
@@ -392,6 +453,20 @@ impl LegalMoves {
             dst: nth_bit(self.empty, rank) as u8,
             index: index as u64,
         }
+    }
+
+    /// The `i`-th legal move after the fills: the reserve's moves (R2.4), then the deal.
+    #[inline]
+    fn nth_after_fills(&self, i: usize) -> Move {
+        let to = self.to_reserve.count_ones() as usize;
+        if i < to {
+            return Move::ToReserve(nth_bit(self.to_reserve, i) as u8);
+        }
+        if i - to < self.reserve_moves() - to {
+            return Move::FromReserve(nth_bit(self.empty, i - to) as u8);
+        }
+        debug_assert!(self.deal && i == self.reserve_moves(), "nth beyond len");
+        Move::Deal
     }
 
     /// All the legal moves, in R3 order.
@@ -433,7 +508,7 @@ pub(crate) fn legal_moves<T: Tableau + ?Sized>(t: &T) -> Vec<Move> {
 // ---------------------------------------------------------------------------
 // R4 End of the game
 
-/// R4.1: no move is legal.
+/// R4.1: no move is legal (a won game with a reserve included: R2.4).
 pub(crate) fn is_over<T: Tableau + ?Sized>(t: &T) -> bool {
     LegalMoves::of(t).is_empty()
 }
@@ -454,6 +529,7 @@ pub(crate) fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<Str
     let named = match mv {
         Move::Discard(p) => [Some(p), None],
         Move::Fill { src, dst, .. } => [Some(src), Some(dst)],
+        Move::ToReserve(p) | Move::FromReserve(p) => [Some(p), None],
         Move::Deal => [None, None],
     };
     if let Some(n) = named.into_iter().flatten().find(|&n| n >= piles) {
@@ -516,6 +592,46 @@ pub(crate) fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<Str
                 }
             }
         }
+        Move::ToReserve(src) => {
+            let src = usize::from(src);
+            if rules.reserve == 0 {
+                Some("cannot move to the reserve: these rules have no reserve".to_string())
+            } else if t.height(src) == 0 {
+                Some(format!(
+                    "cannot move pile {src} to the reserve: it is empty"
+                ))
+            } else if reserve_held(t) {
+                Some(format!(
+                    "cannot move {} from pile {src} to the reserve: it holds {}",
+                    t.card_from_top(src, 0),
+                    t.reserve()
+                ))
+            } else if score(t) == rules.win_score() {
+                Some(format!(
+                    "cannot move pile {src} to the reserve: the {} cards that may be discarded are",
+                    rules.win_score()
+                ))
+            } else {
+                None
+            }
+        }
+        Move::FromReserve(dst) => {
+            let dst = usize::from(dst);
+            if rules.reserve == 0 {
+                Some("cannot move from the reserve: these rules have no reserve".to_string())
+            } else if !reserve_held(t) {
+                Some(format!(
+                    "cannot move from the reserve to pile {dst}: the reserve is empty"
+                ))
+            } else if t.height(dst) != 0 {
+                Some(format!(
+                    "cannot move {} from the reserve to pile {dst}: it is not empty",
+                    t.reserve()
+                ))
+            } else {
+                None
+            }
+        }
         Move::Deal => {
             if t.stock_left() == 0 {
                 return Some("cannot deal: the stock is empty".to_string());
@@ -563,6 +679,7 @@ pub(crate) fn all_rules() -> Vec<Rules> {
                                 suits,
                                 ranks,
                                 deal_to,
+                                reserve: 0,
                             });
                         }
                     }

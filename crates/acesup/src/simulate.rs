@@ -53,7 +53,8 @@ impl Player {
         seed: u64,
         index: u64,
     ) -> usize {
-        if strategy.is_random() {
+        // The random table's own loop knows no reserve (R2.4).
+        if strategy.is_random() & (self.pos.rules.reserve == 0) {
             return self.random.play(seed, index);
         }
         let mut rng = deal_seeded(&mut self.pos, &self.deck, seed, index);

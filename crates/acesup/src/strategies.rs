@@ -19,7 +19,7 @@ use crate::moves::{Move, MAX_PILES};
 use crate::optimal;
 use crate::position::{PlayOut, Position};
 use crate::rng::{shuffle_slice, Rng};
-use crate::rules::{self, by_piles, LegalMoves};
+use crate::rules::{self, by_piles, LegalMoves, Rules};
 use crate::run::cancel;
 use crate::solver::{Limits, Solver};
 use crate::{Error, ErrorKind, Result};
@@ -645,6 +645,34 @@ pub fn builtin_names() -> &'static [&'static str] {
 }
 
 impl Builtin {
+    /// Ok when the built-in plays `rules`. Only random plays rules with a reserve
+    /// (R2.4): the others decide between fills and deals by rules that know no
+    /// reserve (STRATEGIES.md), so they refuse them with `StrategyError`.
+    pub fn check_rules(&self, rules: &Rules) -> Result<()> {
+        if rules.reserve == 0 || matches!(self, Builtin::Random(_)) {
+            return Ok(());
+        }
+        Err(strategy_error(format!(
+            "strategy '{}' does not play rules with a reserve (reserve={}): only 'random' does",
+            self.name(),
+            rules.reserve
+        )))
+    }
+
+    /// The built-in's name, as [`builtin_names`] lists it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Builtin::Random(_) => "random",
+            Builtin::Noop(_) => "noop",
+            Builtin::Simple(_) => "simple",
+            Builtin::Greedy(_) => "greedy",
+            Builtin::Lookahead(_) => "lookahead",
+            Builtin::MonteCarlo(_) => "montecarlo",
+            Builtin::Hindsight(_) => "hindsight",
+            Builtin::Optimal(_) => "optimal",
+        }
+    }
+
     /// Parse a spec, `"name"` or `"name:key=value,key=value"` (white space around
     /// the parts and the case of the name are ignored): `StrategyError` for an
     /// unknown name, a malformed parameter list, an unknown parameter or a bad value.

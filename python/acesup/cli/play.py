@@ -26,6 +26,8 @@ Type a move in the notation of RULES.md R6.3 (piles are numbered 0 to {last}, le
   d2       discard the top card of pile 2 (a higher card of its suit is on top of another pile)
   f2>0     fill the empty pile 0 with the top card of pile 2
   f2:1>0   fill pile 0 with the card at index 1 of pile 2, counted from the top (fill=any)
+  2>r      put the top card of pile 2 in the reserve (reserve=1, Firing Squad)
+  r>0      move the reserve's card to the empty pile 0 (reserve=1)
   deal     deal from the stock
 or a command:
   moves    list the legal moves        undo   take back the last move
@@ -70,12 +72,15 @@ def _search(game: Any) -> Any:
 
 def _hint(game: Any) -> Any:
     """A suggested move: the first move of the solver's winning line when it finds
-    one within its small limit, else the "greedy" strategy's move. Which of the two
+    one within its small limit, else the "greedy" strategy's move (under rules with
+    a reserve, which greedy does not play, the first legal move). Which of the two
     it is goes unsaid, so that a hint does not give away whether the deal can
     still be won; the player asks for that with ``solve``."""
     solution = _search(game)
     if solution.winnable and solution.moves:
         return solution.moves[0]
+    if game.rules.reserve:
+        return game.legal_moves()[0]
     return acesup.strategy("greedy")(game)
 
 

@@ -187,6 +187,12 @@ class Game:
 
     @property
     @_locked
+    def reserve(self) -> tuple[Card, ...]:
+        """The reserve's cards (R2.4): empty, or its one card."""
+        return tuple(self._pos.reserve)
+
+    @property
+    @_locked
     def score(self) -> int:
         """The number of cards discarded (R4.2)."""
         return len(self._pos.discards)
@@ -297,7 +303,11 @@ class Game:
             cells = (format(pile[height], "u") if height < len(pile) else "--" if height == 0 else "  "
                      for pile in piles)
             rows.append("  ".join(cells).rstrip())
-        rows.append(f"stock {len(self._pos.stock)}  discards {len(self._pos.discards)}")
+        last = f"stock {len(self._pos.stock)}  discards {len(self._pos.discards)}"
+        if self.rules.reserve:
+            held = "".join(format(card, "u") for card in self._pos.reserve) or "--"
+            last += f"  reserve {held}"
+        rows.append(last)
         return "\n".join(rows)
 
     def __repr__(self) -> str:

@@ -22,7 +22,7 @@ from ..resources import max_states_arg
 from .cards import Card
 from .moves import Move
 from .position import Position
-from .rules import Rules, deal_targets, is_won, legal_moves
+from .rules import Rules, deal_targets, is_won, legal_moves, refuse_reserve
 
 __all__ = ["optimal", "ValueTable", "MAX_DECK", "STRATEGY_MAX_DECK", "strategy_table"]
 
@@ -195,6 +195,7 @@ def optimal(rules: Rules | None, *, threads: int | None = None,
     most = max_states_arg(max_states, STATE_BYTES)
     if rules.deck_size() > MAX_DECK:
         raise ValueError(out_of_reach(rules, MAX_DECK))
+    refuse_reserve(rules, "the exact optimum")
     return ValueTable(rules, most).root(progress)
 
 

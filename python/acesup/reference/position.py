@@ -49,18 +49,22 @@ def _stock_length_problem(length: int, rules: Rules) -> str | None:
 
 class Position:
     """The state of a game that the rules read (R6.5): ``rules``, ``piles`` (one
-    list of Card per pile, bottom to top), ``stock`` (in deal order) and
-    ``discards`` (in discard order). Mutable; ``==`` compares all four."""
+    list of Card per pile, bottom to top), ``stock`` (in deal order),
+    ``discards`` (in discard order) and ``reserve`` (the reserve's cards, R2.4).
+    Mutable; ``==`` compares all five."""
 
-    __slots__ = ("rules", "piles", "stock", "discards")
+    __slots__ = ("rules", "piles", "stock", "discards", "reserve")
 
     rules: Rules
     piles: list[list[Card]]
     stock: list[Card]
     discards: list[Card]
+    reserve: list[Card]
 
-    def __init__(self, rules: Rules, piles: list[list[Card]], stock: list[Card], discards: list[Card]) -> None:
+    def __init__(self, rules: Rules, piles: list[list[Card]], stock: list[Card], discards: list[Card],
+                 reserve: list[Card] | None = None) -> None:
         self.rules, self.piles, self.stock, self.discards = rules, piles, stock, discards
+        self.reserve = [] if reserve is None else reserve
 
     @classmethod
     def dealt(cls, deck: list[Card], rules: Rules) -> Position:
@@ -82,13 +86,21 @@ class Position:
             raise TypeError(f"a position text must be a str, got {type(text).__name__}")
         text = exact_str(text)
         fields = text.split()
-        if len(fields) != 4:
-            raise PositionError(f"a position has 4 fields (piles, stock, discards, rules) "
-                                f"separated by spaces, got {len(fields)} in {text!r}")
+
+        def wrong_count(reserve: bool) -> PositionError:
+            count, names = (5, "piles, stock, discards, reserve, rules") if reserve else \
+                (4, "piles, stock, discards, rules")
+            return PositionError(f"a position {'with a reserve ' if reserve else ''}has {count} fields "
+                                 f"({names}) separated by spaces, got {len(fields)} in {text!r}")
+
+        if len(fields) not in (4, 5):
+            raise wrong_count(False)
         try:
-            rules = Rules.parse(fields[3])
+            rules = Rules.parse(fields[-1])
         except RulesError as err:
-            raise PositionError(f"the rules field {fields[3]!r}: {err}") from None
+            raise PositionError(f"the rules field {fields[-1]!r}: {err}") from None
+        if len(fields) != 4 + rules.reserve:
+            raise wrong_count(rules.reserve > 0)
         pile_fields = fields[0].split("/")
         if len(pile_fields) != rules.piles:
             raise PositionError(f"the piles field has {rules.piles} piles separated by '/', "
@@ -96,7 +108,8 @@ class Position:
         piles = [_field_cards(field, f"pile {p}") for p, field in enumerate(pile_fields)]
         stock = _field_cards(fields[1], "the stock")
         discards = _field_cards(fields[2], "the discards")
-        problem = (card_set_problem([card for pile in piles for card in pile] + stock + discards,
+        reserve = _field_cards(fields[3], "the reserve") if rules.reserve else []
+        problem = (card_set_problem([card for pile in piles for card in pile] + stock + discards + reserve,
                                     rules.deck(), "the position")
                    or _stock_length_problem(len(stock), rules))
         if problem:
@@ -104,12 +117,15 @@ class Position:
         for card in discards:
             if is_top_rank(card, rules):
                 raise PositionError(f"the discards hold {card}, a top-rank card, which is never discarded")
-        return cls(rules, piles, stock, discards)
+        if len(reserve) > rules.reserve:
+            raise PositionError(f"the reserve holds {len(reserve)} cards, more than its {rules.reserve} cells")
+        return cls(rules, piles, stock, discards, reserve)
 
     def to_str(self) -> str:
         """The position as one line of R6.5 text."""
         piles = "/".join(map(_cards_text, self.piles))
-        return f"{piles} {_cards_text(self.stock)} {_cards_text(self.discards)} {self.rules}"
+        reserve = f" {_cards_text(self.reserve)}" if self.rules.reserve else ""  # only under rules with one
+        return f"{piles} {_cards_text(self.stock)} {_cards_text(self.discards)}{reserve} {self.rules}"
 
     def apply(self, move: Move) -> int:
         """Plays ``move``, which must be legal here. Returns the piles a deal put a
@@ -123,6 +139,14 @@ class Position:
         if move.kind == "fill":
             assert move.src is not None and move.dst is not None and move.index is not None
             piles[move.dst].append(piles[move.src].pop(-1 - move.index))
+            return 0
+        if move.kind == "to_reserve":
+            assert move.src is not None
+            self.reserve.append(piles[move.src].pop())
+            return 0
+        if move.kind == "from_reserve":
+            assert move.dst is not None
+            piles[move.dst].append(self.reserve.pop())
             return 0
         targets = deal_targets(self)
         receiving = [p for p in range(self.rules.piles) if targets >> p & 1]
@@ -141,17 +165,25 @@ class Position:
             assert move.src is not None and move.dst is not None and move.index is not None
             source = piles[move.src]
             source.insert(len(source) - move.index, piles[move.dst].pop())
+        elif move.kind == "to_reserve":
+            assert move.src is not None
+            piles[move.src].append(self.reserve.pop())
+        elif move.kind == "from_reserve":
+            assert move.dst is not None
+            self.reserve.append(piles[move.dst].pop())
         else:
             self.stock[:0] = [piles[p].pop() for p in range(self.rules.piles) if targets >> p & 1]
 
     def copy(self) -> Position:
         """An independent position equal to this one."""
-        return Position(self.rules, [list(pile) for pile in self.piles], list(self.stock), list(self.discards))
+        return Position(self.rules, [list(pile) for pile in self.piles], list(self.stock), list(self.discards),
+                        list(self.reserve))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Position):
             return (self.rules == other.rules and self.piles == other.piles
-                    and self.stock == other.stock and self.discards == other.discards)
+                    and self.stock == other.stock and self.discards == other.discards
+                    and self.reserve == other.reserve)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # mutable

@@ -25,6 +25,7 @@ __all__ = [
     "is_top_rank", "strength",
     "can_discard", "discard_mask", "fill_choices", "can_fill", "blocking_fill", "can_deal",
     "deal_targets", "legal_moves", "illegal_reason", "is_over", "is_won",
+    "to_reserve_mask", "reserve_held",
 ]
 
 # --- the options (R5) -----------------------------------------------------------
@@ -33,11 +34,11 @@ FILLS = ("top", "ace", "any")
 DEALS = ("free", "stuck", "any")
 DEAL_TOS = ("all", "empty")
 _DEFAULTS: dict[str, Any] = {"fill": "top", "deal": "free", "relocate_single": False, "ace_high": True,
-                             "piles": 4, "suits": 4, "ranks": 13, "deal_to": "all"}
+                             "piles": 4, "suits": 4, "ranks": 13, "deal_to": "all", "reserve": 0}
 _OPTIONS = tuple(_DEFAULTS)  # in R6.4 order
 _CLASSIC = _OPTIONS[:4]  # always written in the text form (R6.4)
 _CHOICES = {"fill": FILLS, "deal": DEALS, "deal_to": DEAL_TOS}
-_INTS = {"piles": (4, 5), "suits": (1, 4), "ranks": (2, 13)}  # inclusive ranges (R1.4)
+_INTS = {"piles": (4, 5), "suits": (1, 4), "ranks": (2, 13), "reserve": (0, 1)}  # inclusive ranges (R1.4)
 _PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "strict": {"fill": "ace"},
@@ -50,6 +51,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "pysol": {"deal": "any", "relocate_single": True},
     "pysol_aces_up_5": {"deal": "any", "relocate_single": True, "piles": 5},
     "pysol_russian_aces": {"deal": "any", "relocate_single": True, "deal_to": "empty"},
+    "pysol_firing_squad": {"deal": "any", "relocate_single": True, "reserve": 1},
 }
 _BOOL_TEXT = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
@@ -85,7 +87,7 @@ class Rules(Frozen):
 
     Raises ``RulesError`` naming the option, the value and the allowed values for
     a bad value (a non-bool for ``relocate_single`` or ``ace_high``, anything but
-    an int for ``piles``, ``suits`` and ``ranks``), ``RulesError`` naming both
+    an int for ``piles``, ``suits``, ``ranks`` and ``reserve``), ``RulesError`` naming both
     numbers for a layout with fewer cards than piles, and ``TypeError`` for an
     unknown keyword.
     """
@@ -107,13 +109,15 @@ class Rules(Frozen):
     suits: int
     ranks: int
     deal_to: str
+    reserve: int
 
     def __init__(self, *, fill: str = "top", deal: str = "free", relocate_single: bool = False,
                  ace_high: bool = True, piles: int = 4, suits: int = 4, ranks: int = 13,
-                 deal_to: str = "all") -> None:
+                 deal_to: str = "all", reserve: int = 0) -> None:
         # A str subclass (NumPy's str_) as the characters it holds, in the checks and the value.
         values: tuple[object, ...] = tuple(exact_str(value) if isinstance(value, str) else value for value in
-                                           (fill, deal, relocate_single, ace_high, piles, suits, ranks, deal_to))
+                                           (fill, deal, relocate_single, ace_high, piles, suits, ranks, deal_to,
+                                                                 reserve))
         for name, value in zip(_OPTIONS, values):
             _check_option(name, value)
         if suits * ranks < piles:
@@ -179,6 +183,11 @@ class Rules(Frozen):
         return cls(**_PRESETS["pysol_russian_aces"])
 
     @classmethod
+    def pysol_firing_squad(cls) -> Rules:
+        """PySolFC's "Firing Squad" (#583): its "Aces Up" with ``reserve=1`` (R2.4, R8.3)."""
+        return cls(**_PRESETS["pysol_firing_squad"])
+
+    @classmethod
     def preset(cls, name: str) -> Rules:
         """The preset of this name (R5), ignoring surrounding white space and case.
 
@@ -231,7 +240,7 @@ class Rules(Frozen):
         return cls(**options)
 
     def _as_dict(self) -> dict[str, Any]:
-        """The eight options by name, in R6.4 order."""
+        """The nine options by name, in R6.4 order."""
         return dict(zip(_OPTIONS, self._key))
 
     def replace(self, **options: Any) -> Rules:
@@ -319,6 +328,8 @@ class Tableau(Protocol):
     def piles(self) -> Sequence[Sequence[Card]]: ...
     @property
     def stock(self) -> Sequence[Card]: ...
+    @property
+    def reserve(self) -> Sequence[Card]: ...
 
 
 def can_discard(pos: Tableau, p: int) -> bool:
@@ -409,29 +420,63 @@ def deal_targets(pos: Tableau) -> int:
     return sum(1 << p for p in receiving[:len(pos.stock)])
 
 
+# --- R2.4 the reserve --------------------------------------------------------------------
+
+
+def _left(pos: Tableau) -> int:
+    """The cards not discarded: on the piles, in the stock and in the reserve."""
+    return sum(len(pile) for pile in pos.piles) + len(pos.stock) + len(pos.reserve)
+
+
+def to_reserve_mask(pos: Tableau) -> int:
+    """R2.4: the piles whose top card may move to the reserve, as a bit mask: the
+    rules have a reserve, it is empty, the pile is not, and fewer than D - S cards
+    are discarded (once they are, the reserve has no use)."""
+    rules = pos.rules
+    if not rules.reserve or pos.reserve or _left(pos) == rules.suits:
+        return 0
+    return sum(1 << p for p in range(rules.piles) if pos.piles[p])
+
+
+def reserve_held(pos: Tableau) -> bool:
+    """R2.4: the reserve holds a card, which may move to any empty pile."""
+    return bool(pos.reserve)
+
+
+def refuse_reserve(rules: Rules, what: str) -> None:
+    """``ValueError`` when the rules have a reserve (R2.4), which ``what``, a
+    feature built for piles alone, does not cover."""
+    if rules.reserve:
+        raise ValueError(f"{what} does not cover rules with a reserve (reserve={rules.reserve})")
+
+
 # --- R3 legal moves, R4 the end -------------------------------------------------------
 
 
 def legal_moves(pos: Tableau) -> list[Move]:
     """Every legal move, once each, in R3 order: discards by pile, then fills by
-    source, destination and index, then the deal."""
+    source, destination and index, moves to the reserve by pile, moves from it by
+    destination, then the deal."""
     moves = [Move.discard(p) for p in range(pos.rules.piles) if can_discard(pos, p)]
     moves += _fills(pos)
+    mask = to_reserve_mask(pos)
+    moves += [Move.to_reserve(p) for p in range(pos.rules.piles) if mask >> p & 1]
+    if reserve_held(pos):
+        moves += [Move.from_reserve(p) for p in range(pos.rules.piles) if not pos.piles[p]]
     if can_deal(pos):
         moves.append(Move.deal())
     return moves
 
 
 def is_over(pos: Tableau) -> bool:
-    """R4.1: no move is legal."""
+    """R4.1: no move is legal (a won game with a reserve included: R2.4)."""
     return not legal_moves(pos)
 
 
 def is_won(pos: Tableau) -> bool:
     """R4.2: over with D - S cards discarded, so that only the S top-rank cards are
     left, each alone in its pile."""
-    left = sum(len(pile) for pile in pos.piles) + len(pos.stock)
-    return left == pos.rules.suits and is_over(pos)
+    return _left(pos) == pos.rules.suits and is_over(pos)
 
 
 # --- R7 why a move is illegal --------------------------------------------------------
@@ -444,6 +489,12 @@ def _is_legal(pos: Tableau, move: Move) -> bool:
     if move.kind == "fill":
         assert move.src is not None and move.dst is not None and move.index is not None
         return can_fill(pos, move.src, move.dst, move.index)
+    if move.kind == "to_reserve":
+        assert move.src is not None
+        return 0 <= move.src < pos.rules.piles and bool(to_reserve_mask(pos) >> move.src & 1)
+    if move.kind == "from_reserve":
+        assert move.dst is not None
+        return 0 <= move.dst < pos.rules.piles and reserve_held(pos) and not pos.piles[move.dst]
     return can_deal(pos)
 
 
@@ -488,6 +539,24 @@ def illegal_reason(pos: Tableau, move: Move) -> str | None:
         top_name = "an ace" if rules.ace_high else "a king"
         return (f"cannot fill pile {dst} with {source[-1 - index]}: "
                 f"fill='ace' lets only {top_name} fill an empty pile")
+    if move.kind == "to_reserve":
+        src = move.src
+        assert src is not None
+        if not rules.reserve:
+            return "cannot move to the reserve: these rules have no reserve"
+        if not piles[src]:
+            return f"cannot move pile {src} to the reserve: it is empty"
+        if pos.reserve:
+            return f"cannot move {piles[src][-1]} from pile {src} to the reserve: it holds {pos.reserve[0]}"
+        return f"cannot move pile {src} to the reserve: the {rules.win_score()} cards that may be discarded are"
+    if move.kind == "from_reserve":
+        dst = move.dst
+        assert dst is not None
+        if not rules.reserve:
+            return "cannot move from the reserve: these rules have no reserve"
+        if not pos.reserve:
+            return f"cannot move from the reserve to pile {dst}: the reserve is empty"
+        return f"cannot move {pos.reserve[0]} from the reserve to pile {dst}: it is not empty"
     if not pos.stock:
         return "cannot deal: the stock is empty"
     mask = discard_mask(pos)

@@ -187,10 +187,11 @@ def _limits(node_limit: int | None, time_limit: float | None) -> tuple[int | Non
 
 
 def _key(game: Game) -> tuple[object, ...]:
-    """What identifies a position for the search: the piles and how much stock is
-    left. The discards are the cards found in neither (their order never matters
-    to the rules), and the rules are those of the game being solved."""
-    return (*game.piles, len(game.stock))
+    """What identifies a position for the search: the piles, how much stock is
+    left and the reserve (R2.4). The discards are the cards found in none (their
+    order never matters to the rules), and the rules are those of the game being
+    solved."""
+    return (*game.piles, len(game.stock), game.reserve)
 
 
 def solve(game: Game, node_limit: int | None = None, time_limit: float | None = None) -> Solution:

@@ -127,7 +127,12 @@ class StrategyArg:
         """Computes (or finds) the table that ``"optimal"`` plays from under
         ``rules``, so that a run refuses a layout out of its reach at the call,
         before any game (``StrategyError``), as the native engine's does. Nothing
-        to do for the other strategies."""
+        to do for the other strategies. Only ``"random"`` plays rules with a
+        reserve (R2.4): ``StrategyError`` for another built-in under them."""
+        builtin = isinstance(self.strategy, (Decide, Optimal))  # named by its text (strategy_arg)
+        if rules.reserve and builtin and not isinstance(self.strategy, Random):
+            raise StrategyError(f"strategy '{self.name.partition(':')[0].strip().lower()}' does not play "
+                                f"rules with a reserve (reserve={rules.reserve}): only 'random' does")
         if isinstance(self.strategy, Optimal):
             strategy_table(rules)
 
@@ -196,6 +201,7 @@ class BuiltinStrategy:
         if not isinstance(game, Game):
             raise native_game_error(game, "strategy") or TypeError(
                 f"a strategy is called on a Game, got {type(game).__name__}")
+        self._player.prepare(game.rules)  # as the native engine's, before anything else
         if game.is_over:
             return None
         stream = game._rng.copy()

@@ -90,6 +90,7 @@ impl Spaces {
                 p + (src * (p - 1) + d) * self.fill_indices + index as usize
             }
             Move::Deal => self.moves.len() - 1,
+            Move::ToReserve(_) | Move::FromReserve(_) => unreachable!("a Batch has no reserve"),
         }
     }
 

@@ -61,6 +61,9 @@ impl Position {
     /// card's fill) stores them back and plays through [`Position::apply_piles`].
     #[inline]
     pub(crate) fn play_out_piles<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
+        if self.rules.reserve > 0 {
+            return self.play_out_with_reserve::<P>(strategy);
+        }
         let end = usize::from(self.stock_end);
         // Whether a deal with an empty pile puts a card on every pile.
         let deal_to_all = self.rules.deal_to == DealTo::All;
@@ -126,6 +129,25 @@ impl Position {
                     self.apply_piles::<P>(mv);
                 }
             }
+        }
+    }
+}
+
+impl Position {
+    /// [`Position::play_out_piles`] under rules with a reserve (R2.4), whose moves
+    /// the steps in registers do not know (with no empty pile a card may still go
+    /// to the reserve): the forced discards, then the strategy's decision, asked at
+    /// every step, a forced deal included (its draws are the decision's).
+    #[cold]
+    fn play_out_with_reserve<const P: usize>(&mut self, strategy: &mut impl PlayOut) {
+        loop {
+            self.discard_forced_piles::<P>();
+            let moves = LegalMoves::of_piles::<Position, P>(self);
+            if moves.is_empty() {
+                return;
+            }
+            let mv = strategy.decide(self, &moves);
+            self.apply_piles::<P>(mv);
         }
     }
 }

@@ -78,6 +78,8 @@ pub struct Rules {
     /// R, 2 to 13: the R highest ranks of each suit under the rank order.
     pub ranks: u8,
     pub deal_to: DealTo,
+    /// The number of reserve cells, 0 or 1 (R2.4): PySolFC's Firing Squad has one.
+    pub reserve: u8,
 }
 
 impl Default for Rules {
@@ -87,7 +89,7 @@ impl Default for Rules {
 }
 
 /// The option names, in the order of their text form (R6.4).
-pub const OPTIONS: [&str; 8] = [
+pub const OPTIONS: [&str; 9] = [
     "fill",
     "deal",
     "relocate_single",
@@ -96,9 +98,10 @@ pub const OPTIONS: [&str; 8] = [
     "suits",
     "ranks",
     "deal_to",
+    "reserve",
 ];
 /// The preset names (R5).
-pub const PRESETS: [&str; 10] = [
+pub const PRESETS: [&str; 11] = [
     "standard",
     "strict",
     "easy",
@@ -109,6 +112,7 @@ pub const PRESETS: [&str; 10] = [
     "pysol",
     "pysol_aces_up_5",
     "pysol_russian_aces",
+    "pysol_firing_squad",
 ];
 
 /// A value given to [`Rules::set_option`], as the caller received it.
@@ -145,6 +149,7 @@ impl Rules {
             suits: 4,
             ranks: 13,
             deal_to: DealTo::All,
+            reserve: 0,
         }
     }
 
@@ -217,6 +222,14 @@ impl Rules {
         }
     }
 
+    /// PySolFC's "Firing Squad" (#583): its "Aces Up" with one reserve cell (R2.4, R8.3).
+    pub const fn pysol_firing_squad() -> Rules {
+        Rules {
+            reserve: 1,
+            ..Rules::pysol()
+        }
+    }
+
     /// A preset by name (R5), ignoring surrounding white space and case;
     /// `RulesError` for an unknown one.
     pub fn preset(name: &str) -> Result<Rules> {
@@ -231,6 +244,7 @@ impl Rules {
             "pysol" => Ok(Rules::pysol()),
             "pysol_aces_up_5" => Ok(Rules::pysol_aces_up_5()),
             "pysol_russian_aces" => Ok(Rules::pysol_russian_aces()),
+            "pysol_firing_squad" => Ok(Rules::pysol_firing_squad()),
             _ => Err(rules_error(format!(
                 "unknown rules preset {}: expected one of {}",
                 py_repr(name),
@@ -271,6 +285,7 @@ impl Rules {
             "piles" => self.piles = int(4, MAX_PILES as i64)?,
             "suits" => self.suits = int(1, 4)?,
             "ranks" => self.ranks = int(2, 13)?,
+            "reserve" => self.reserve = int(0, 1)?,
             _ => return Err(unknown_option(option)),
         }
         Ok(())
@@ -364,6 +379,21 @@ impl Rules {
         Ok(rules)
     }
 
+    /// Ok unless the rules have a reserve (R2.4), which `what`, a feature built for
+    /// piles alone, does not cover: then `ValueError` naming it.
+    pub fn refuse_reserve(&self, what: &str) -> Result<()> {
+        if self.reserve == 0 {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::Value,
+            format!(
+                "{what} does not cover rules with a reserve (reserve={})",
+                self.reserve
+            ),
+        ))
+    }
+
     /// The name of the top rank (R1.2), as in the R7 messages.
     pub(crate) fn top_rank_name(&self) -> &'static str {
         if self.ace_high {
@@ -406,7 +436,7 @@ impl Rules {
 
 impl fmt::Display for Rules {
     /// The R6.4 text: the four classic options always, in order, then the layout
-    /// options and `deal_to`, each only when it differs from its default.
+    /// options, `deal_to` and `reserve`, each only when it differs from its default.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -428,6 +458,9 @@ impl fmt::Display for Rules {
         }
         if self.deal_to != default.deal_to {
             write!(f, ",deal_to={}", self.deal_to.name())?;
+        }
+        if self.reserve != default.reserve {
+            write!(f, ",reserve={}", self.reserve)?;
         }
         Ok(())
     }
@@ -475,6 +508,7 @@ pub(crate) fn option_error(option: &str, shown: &str) -> Error {
         "piles" => "4 or 5".to_string(),
         "suits" => "an int from 1 to 4".to_string(),
         "ranks" => "an int from 2 to 13".to_string(),
+        "reserve" => "0 or 1".to_string(),
         _ => "True or False".to_string(),
     };
     rules_error(format!("{option} must be {expected}, got {shown}"))

@@ -217,6 +217,9 @@ impl StockContext {
                 }
                 s.dealt = next as u8;
             }
+            Move::ToReserve(_) | Move::FromReserve(_) => {
+                unreachable!("the solver refuses rules with a reserve")
+            }
         }
     }
 }

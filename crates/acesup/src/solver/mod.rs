@@ -191,6 +191,11 @@ impl Solver {
 
     /// Solve `pos` (see [`solve`]).
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Solution {
+        if pos.rules().reserve > 0 {
+            // The prunings are proved for piles alone: a reserve gets the plain
+            // search (SOLVER.md, *A reserve*).
+            return oracle::plain_solve(pos, limits);
+        }
         let mut ctx = StockContext::of(pos);
         let begun = Instant::now();
         let mut spent = 0;

@@ -17,7 +17,7 @@ fn tall_piles_and_buried_fills() {
     let rules = Rules::easy();
     let deck = rules.deck();
     let piles = vec![deck[..49].to_vec(), vec![], vec![], deck[49..].to_vec()];
-    let pos = Position::from_parts(rules, &piles, &[], &[]).unwrap();
+    let pos = Position::from_parts(rules, &piles, &[], &[], &[]).unwrap();
     pos.check_invariants();
     assert_eq!(&*pos.pile(0), &deck[..49]);
     assert_eq!(pos.card_from_top(0, 48), deck[0]);

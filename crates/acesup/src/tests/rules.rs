@@ -87,9 +87,9 @@ fn rules_text() {
     assert_eq!(Rules::parse(" Strict , DEAL = Stuck ").unwrap(), stuck);
     for (bad, message) in [
         ("fill=all", "fill must be one of 'top', 'ace', 'any', got 'all'"),
-        ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to'"),
+        ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to', 'reserve'"),
         ("deal=stuck,strict", "the preset 'strict' must come first in 'deal=stuck,strict'"),
-        ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces'"),
+        ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces', 'pysol_firing_squad'"),
         ("ace_high=maybe", "ace_high must be one of 'true', '1', 'yes', 'false', '0', 'no', got 'maybe'"),
         ("fill", "expected option=value in 'fill', got 'fill'"),
         ("fill=top,fill=any", "option 'fill' is given twice in 'fill=top,fill=any'"),
@@ -208,7 +208,7 @@ fn illegal_fill_reasons_in_order() {
     let discards: Vec<Card> = Card::all()
         .filter(|c| !piles.iter().flatten().any(|p| p == c))
         .collect();
-    let p = Position::from_parts(rules, &piles, &[], &discards).unwrap();
+    let p = Position::from_parts(rules, &piles, &[], &discards, &[]).unwrap();
     assert_eq!(
         reason(
             &p,
@@ -250,7 +250,7 @@ fn position(rules: Rules, piles: &[&str], stock: &str) -> Position {
         .into_iter()
         .filter(|c| !piles.iter().flatten().chain(&stock).any(|o| o == c))
         .collect();
-    Position::from_parts(rules, &piles, &stock, &discards).unwrap()
+    Position::from_parts(rules, &piles, &stock, &discards, &[]).unwrap()
 }
 
 #[test]
@@ -658,7 +658,7 @@ pub(crate) fn sample_positions(count: usize) -> Vec<Position> {
                 pile_cards[rng.below(spread) as usize].push(card);
             }
         }
-        out.push(Position::from_parts(rules, &pile_cards, &stock, &discards).unwrap());
+        out.push(Position::from_parts(rules, &pile_cards, &stock, &discards, &[]).unwrap());
     }
     out
 }
@@ -721,4 +721,74 @@ fn candidate_moves(pos: &Position) -> Vec<Move> {
         }
     }
     out
+}
+
+/// R2.4 and R3 read literally: the moves of the piles, then the moves to the
+/// reserve by source pile, from it by destination pile, then the deal.
+fn plain_legal_moves_with_reserve(pos: &Position) -> Vec<Move> {
+    let mut out = plain_legal_moves(pos);
+    let deal = out.pop_if(|mv| *mv == Move::Deal);
+    let piles = 0..pos.piles();
+    let held = pos.reserve_card().is_some();
+    if pos.rules.reserve > 0 && !held && pos.score() < pos.rules.win_score() {
+        out.extend(
+            piles
+                .clone()
+                .filter(|&p| pos.height(p) > 0)
+                .map(|p| Move::ToReserve(p as u8)),
+        );
+    }
+    if held {
+        out.extend(
+            piles
+                .filter(|&p| pos.height(p) == 0)
+                .map(|p| Move::FromReserve(p as u8)),
+        );
+    }
+    out.extend(deal);
+    out
+}
+
+#[test]
+fn reserve_moves_match_the_plain_rules() {
+    let mut rng = Rng::new(49);
+    for (n, rules) in all_rules().into_iter().enumerate() {
+        let rules = Rules {
+            reserve: 1,
+            ..rules
+        };
+        let mut game = crate::Game::from_seed(n as u64, rules);
+        for _ in 0..300 {
+            let pos = game.position().clone();
+            pos.check_invariants();
+            let plain = plain_legal_moves_with_reserve(&pos);
+            let fast = LegalMoves::of(&pos);
+            assert_eq!(legal_moves(&pos), plain, "{}", pos.to_text());
+            assert_eq!(
+                (fast.len(), fast.is_empty()),
+                (plain.len(), plain.is_empty())
+            );
+            let reserve_moves =
+                (0..MAX_PILES as u8).flat_map(|p| [Move::ToReserve(p), Move::FromReserve(p)]);
+            for mv in candidate_moves(&pos).into_iter().chain(reserve_moves) {
+                assert_eq!(
+                    illegal_reason(&pos, mv).is_none(),
+                    plain.contains(&mv),
+                    "{mv} in {}",
+                    pos.to_text()
+                );
+            }
+            assert_eq!(Position::parse(&pos.to_text()).unwrap(), pos);
+            let Some(&mv) = plain.get(rng.below(plain.len().max(1) as u64) as usize) else {
+                assert!(!is_won(&pos) || pos.reserve_card().is_none());
+                break;
+            };
+            let mut after = pos.clone();
+            after.apply(mv);
+            after.check_invariants();
+            after.unapply(mv);
+            assert_eq!(after, pos, "{mv} taken back");
+            game.play(mv).unwrap();
+        }
+    }
 }

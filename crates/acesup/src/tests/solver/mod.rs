@@ -40,6 +40,7 @@ fn random_rules(rng: &mut Rng) -> Rules {
             suits: 1 + rng.below(4) as u8,
             ranks: 2 + rng.below(12) as u8,
             deal_to: [DealTo::All, DealTo::Empty][rng.below(2) as usize],
+            reserve: 0,
         };
         if rules.validate().is_ok() {
             return rules;
@@ -111,7 +112,7 @@ fn family_tall_positions(count: usize, seed: u64) -> Vec<Position> {
                     tableau[rng.below(spread) as usize].push(card);
                 }
             }
-            Position::from_parts(rules, &tableau, &stock, &discards).expect("a whole deck")
+            Position::from_parts(rules, &tableau, &stock, &discards, &[]).expect("a whole deck")
         })
         .collect()
 }
@@ -227,7 +228,7 @@ fn tall_positions(count: usize, seed: u64) -> Vec<Position> {
                     piles[rng.below(if i % 3 == 0 { 1 } else { 4 }) as usize].push(card);
                 }
             }
-            Position::from_parts(rules, &piles, &stock, &discards).expect("52 cards")
+            Position::from_parts(rules, &piles, &stock, &discards, &[]).expect("52 cards")
         })
         .collect()
 }
@@ -362,7 +363,7 @@ fn sparse_positions(count: usize, seed: u64, draw: impl Fn(&mut Rng) -> Rules) -
             .copied()
             .filter(|x| !placed.contains(x))
             .collect();
-        if let Ok(pos) = Position::from_parts(rules, &tableau, &others, &discards) {
+        if let Ok(pos) = Position::from_parts(rules, &tableau, &others, &discards, &[]) {
             all.push(pos);
         }
     }
