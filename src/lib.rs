@@ -11,6 +11,7 @@
 
 mod arguments;
 mod batch;
+mod bound;
 mod cards;
 mod deals;
 mod errors;
@@ -58,6 +59,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("POSITION_BYTES", std::mem::size_of::<acesup::Position>())?;
     m.add_function(wrap_pyfunction!(solver::plain_solvability, m)?)?;
     m.add_function(wrap_pyfunction!(optimal::optimal, m)?)?;
+    m.add_function(wrap_pyfunction!(bound::upper_bound, m)?)?;
     name_classes_bare(m)
 }
 
