@@ -27,12 +27,14 @@ from .arguments import U64, int_arg
 __all__ = ["UpperBound", "upper_bound", "VALUES", "FEATURE_VALUES"]
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution, as Stats uses
-VALUES = ("zero", "exact", "features")
+VALUES = ("zero", "exact", "features", "strong")
 """The value functions W by name (BOUND.md, *Value functions*): ``"zero"`` (W = 0,
 the clairvoyant share), ``"exact"`` (the exact optimal value of ``acesup.optimal``'s
-table: small decks, the reference engine) and ``"features"`` (a table of the
-position's stock, cards on the piles and discardable piles, fitted by simulation:
-``scripts/fit_bound_values.py``)."""
+table: small decks, the reference engine), and two tables of the position's stock,
+cards on the piles and discardable piles fitted by simulation
+(``scripts/fit_bound_values.py``): ``"features"`` on a cheap player's games,
+``"strong"`` on the best player's."""
+FITTED = ("features", "strong")  # the W of VALUES that are fitted tables
 FEATURE_VALUES = "bound_values.json"  # the fitted feature tables, beside this module
 DEFAULT_SAMPLES = 64  # deals drawn per expectation when there are more possible deals than this
 
@@ -128,15 +130,16 @@ def _fitted() -> dict[str, Any]:
     return fitted
 
 
-def feature_table(rules: Any) -> list[float]:
-    """The fitted W of ``value="features"`` under ``rules``, dense: the value of a
+def feature_table(rules: Any, value: str) -> list[float]:
+    """The fitted W ``value`` (one of ``FITTED``) under ``rules``, dense: the value of a
     position with s cards in the stock, c on the piles and d piles that may discard
     is ``table[(s * (D + 1) + c) * (P + 1) + d]``, 0 where the fit saw no position.
     ``ValueError`` for rules that no fit covers."""
-    fit = _fitted().get(str(rules))
+    fits = _fitted().get(value, {})
+    fit = fits.get(str(rules))
     if fit is None:
-        raise ValueError(f"value='features' has no fit for the rules {str(rules)!r}: fit one with "
-                         f"scripts/fit_bound_values.py (fitted: {', '.join(sorted(_fitted()))})")
+        raise ValueError(f"value={value!r} has no fit for the rules {str(rules)!r}: fit one with "
+                         f"scripts/fit_bound_values.py (fitted: {'; '.join(sorted(fits)) or 'none'})")
     deck, piles = rules.deck_size(), rules.piles
     table = [0.0] * ((deck - piles + 1) * (deck + 1) * (piles + 1))
     for key, win in fit["cells"].items():
@@ -151,8 +154,9 @@ def describe(value: str, rules: Any) -> str:
         return "zero"
     if value == "exact":
         return "exact (acesup.optimal's values)"
-    fit = _fitted()[str(rules)]
-    return f"features (stock, cards on the piles, discardable piles), fitted on {fit['games']} games of {fit['player']}"
+    fit = _fitted()[value][str(rules)]
+    return (f"{value} (stock, cards on the piles, discardable piles), fitted on {fit['games']} games of "
+            f"{fit['player']}, seed {fit['seed']}")
 
 
 def reporter(progress: bool, callback: Callable[[int, int], object] | None,
@@ -207,7 +211,7 @@ def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "f
         int_arg(threads, "threads", 1)
     if value == "exact":
         raise ValueError("value='exact' is computed by acesup.reference.upper_bound (the exact table of small decks)")
-    table = feature_table(rules) if value == "features" else []
+    table = feature_table(rules, value) if value in FITTED else []
     report, close = reporter(progress, callback, games)
     began = time.perf_counter()
     try:
@@ -215,4 +219,4 @@ def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "f
                                            lambda done, total, positions: report(done))
     finally:
         close()
-    return summary(values, value == "zero", describe(value, rules), samples, nodes, time.perf_counter() - began)
+    return summary(values, value not in FITTED, describe(value, rules), samples, nodes, time.perf_counter() - began)

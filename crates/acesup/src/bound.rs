@@ -46,7 +46,8 @@ impl Value {
                 let discardable = (0..piles)
                     .filter(|&p| v.tops[p].is_some_and(|card| outranked(rules, &v.tops, p, card)))
                     .count();
-                let cell = (v.unseen * (rules.deck_size() + 1) + v.on_piles) * (piles + 1) + discardable;
+                let cell =
+                    (v.unseen * (rules.deck_size() + 1) + v.on_piles) * (piles + 1) + discardable;
                 table[cell]
             }
         }
@@ -105,7 +106,9 @@ impl Inner<'_> {
     /// the drawn orders make (each order, restricted to the unseen cards, is a
     /// uniform order of them).
     fn expected(&self, before: &Visible, receiving: u8, unseen: &[Card]) -> f64 {
-        let targets: Vec<usize> = (0..MAX_PILES).filter(|&p| receiving >> p & 1 == 1).collect();
+        let targets: Vec<usize> = (0..MAX_PILES)
+            .filter(|&p| receiving >> p & 1 == 1)
+            .collect();
         let k = targets.len();
         let n = unseen.len();
         let count = (n - k + 1..=n).try_fold(1u64, |acc, m| acc.checked_mul(m as u64));
@@ -142,8 +145,12 @@ impl Inner<'_> {
             }
             let mut total = 0.0;
             for order in &self.orders {
-                let cards: Vec<Card> =
-                    order.iter().copied().filter(|c| mask >> c.index() & 1 == 1).take(k).collect();
+                let cards: Vec<Card> = order
+                    .iter()
+                    .copied()
+                    .filter(|c| mask >> c.index() & 1 == 1)
+                    .take(k)
+                    .collect();
                 total += after(&cards);
             }
             total / self.orders.len() as f64
@@ -222,7 +229,13 @@ fn visible(pos: &Position) -> Visible {
 
 /// Calls `f` on every ordered `k`-tuple of distinct cards of `cards` (at most 64),
 /// in the order of Python's `itertools.permutations(cards, k)`.
-fn for_each_tuple(cards: &[Card], k: usize, used: u64, tuple: &mut Vec<Card>, f: &mut impl FnMut(&[Card])) {
+fn for_each_tuple(
+    cards: &[Card],
+    k: usize,
+    used: u64,
+    tuple: &mut Vec<Card>,
+    f: &mut impl FnMut(&[Card]),
+) {
     if tuple.len() == k {
         f(tuple);
         return;
@@ -291,7 +304,9 @@ pub fn upper_bound(
                 None => *values = None,
             }
             *nodes += inner.memo.len() as u64;
-            progress.states.fetch_add(inner.memo.len() as u64, Ordering::Relaxed);
+            progress
+                .states
+                .fetch_add(inner.memo.len() as u64, Ordering::Relaxed);
             progress.done.fetch_add(1, Ordering::Relaxed);
         },
         |(a, m), (b, n)| {
@@ -304,3 +319,7 @@ pub fn upper_bound(
     );
     values.map(|values| Bound { values, nodes })
 }
+
+#[cfg(test)]
+#[path = "tests/bound.rs"]
+mod tests;

@@ -6,7 +6,7 @@ mean of the best objective over the stock orders.
 
 Values are exact where W is (ints under ``value="zero"``, Fractions under
 ``"exact"``), so that with the exact W the bound equals ``optimal(rules)`` to the
-last digit; floats under ``"features"``.
+last digit; floats under the fitted W.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from math import perm
 from typing import Union
 
 from ..arguments import int_arg, rules_arg
-from ..bound import DEFAULT_SAMPLES, UpperBound, check_arguments, describe, feature_table, reporter, summary
+from ..bound import DEFAULT_SAMPLES, FITTED, UpperBound, check_arguments, describe, feature_table, reporter, summary
 from .cards import Card
 from .deals import deck_from_seed_and_stream
 from .optimal import MAX_DECK, ValueTable, out_of_reach
@@ -51,7 +51,7 @@ def value_function(value: str, rules: Rules) -> ValueFunction:
             raise ValueError(out_of_reach(rules, MAX_DECK))
         exact = ValueTable(rules)
         return exact.value
-    table, deck, width = feature_table(rules), rules.deck_size(), rules.piles + 1
+    table, deck, width = feature_table(rules, value), rules.deck_size(), rules.piles + 1
 
     def fitted(piles: Piles, unseen: frozenset[Card]) -> float:
         s, c, d = features(rules, piles, unseen)
@@ -169,5 +169,5 @@ def upper_bound(games: int, *, rules: Rules | None = None, seed: int = 0, value:
             report(len(values))
     finally:
         close()
-    return summary(values, value != "features", describe(value, rules), samples, nodes,
+    return summary(values, value not in FITTED, describe(value, rules), samples, nodes,
                    time.perf_counter() - began)
