@@ -13,7 +13,8 @@ use pyo3::prelude::*;
 
 /// The per-game values and the positions searched of the bound over games
 /// `start .. start + games` of master seed `seed` (docs/BOUND.md), W being
-/// `table` (`acesup.bound.feature_table`), or zero when it is empty; `progress` is
+/// `table` (`acesup.bound.feature_table`), exact where no stock is left when
+/// `endgame`, or zero when the table is empty; `progress` is
 /// called as `progress(done, total, positions)`. The arguments were checked by
 /// `acesup.bound.upper_bound`.
 #[pyfunction]
@@ -26,15 +27,16 @@ pub fn upper_bound(
     seed: u64,
     start: u64,
     table: Vec<f64>,
+    endgame: bool,
     samples: Option<u32>,
     threads: Option<usize>,
     progress: &Bound<'_, PyAny>,
 ) -> PyResult<(Vec<f64>, u64)> {
     let rules = rules_arg(Some(rules))?;
-    let value = if table.is_empty() {
-        Value::Zero
-    } else {
-        Value::Features(table)
+    let value = match (table.is_empty(), endgame) {
+        (true, _) => Value::Zero,
+        (false, false) => Value::Features(table),
+        (false, true) => Value::Endgame(table),
     };
     let pool = Pool::new(threads).or_py()?;
     let state = Progress::default();

@@ -30,11 +30,12 @@ Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distributio
 VALUES = ("zero", "exact", "features", "strong")
 """The value functions W by name (BOUND.md, *Value functions*): ``"zero"`` (W = 0,
 the clairvoyant share), ``"exact"`` (the exact optimal value of ``acesup.optimal``'s
-table: small decks, the reference engine), and two tables of the position's stock,
-cards on the piles and discardable piles fitted by simulation
-(``scripts/fit_bound_values.py``): ``"features"`` on a cheap player's games,
-``"strong"`` on the best player's."""
-FITTED = ("features", "strong")  # the W of VALUES that are fitted tables
+table: small decks, the reference engine), ``"features"`` (a table of the
+position's stock, cards on the piles and discardable piles, fitted on a player's
+games by ``scripts/fit_bound_values.py``) and ``"strong"`` (the exact value where
+no stock is left after the deal, the game being then determined, and the table of
+``"features"`` elsewhere)."""
+FITTED = ("features", "strong")  # the W of VALUES that read the fitted table
 FEATURE_VALUES = "bound_values.json"  # the fitted feature tables, beside this module
 DEFAULT_SAMPLES = 64  # deals drawn per expectation when there are more possible deals than this
 
@@ -130,15 +131,15 @@ def _fitted() -> dict[str, Any]:
     return fitted
 
 
-def feature_table(rules: Any, value: str) -> list[float]:
-    """The fitted W ``value`` (one of ``FITTED``) under ``rules``, dense: the value of a
+def feature_table(rules: Any) -> list[float]:
+    """The fitted table of W ``"features"`` (and ``"strong"``) under ``rules``, dense: the value of a
     position with s cards in the stock, c on the piles and d piles that may discard
     is ``table[(s * (D + 1) + c) * (P + 1) + d]``, 0 where the fit saw no position.
     ``ValueError`` for rules that no fit covers."""
-    fits = _fitted().get(value, {})
+    fits = _fitted().get("features", {})
     fit = fits.get(str(rules))
     if fit is None:
-        raise ValueError(f"value={value!r} has no fit for the rules {str(rules)!r}: fit one with "
+        raise ValueError(f"the fitted W has no fit for the rules {str(rules)!r}: fit one with "
                          f"scripts/fit_bound_values.py (fitted: {'; '.join(sorted(fits)) or 'none'})")
     deck, piles = rules.deck_size(), rules.piles
     table = [0.0] * ((deck - piles + 1) * (deck + 1) * (piles + 1))
@@ -154,9 +155,10 @@ def describe(value: str, rules: Any) -> str:
         return "zero"
     if value == "exact":
         return "exact (acesup.optimal's values)"
-    fit = _fitted()[value][str(rules)]
-    return (f"{value} (stock, cards on the piles, discardable piles), fitted on {fit['games']} games of "
-            f"{fit['player']}, seed {fit['seed']}")
+    fit = _fitted()["features"][str(rules)]
+    table = (f"(stock, cards on the piles, discardable piles), fitted on {fit['games']} games of {fit['player']}, "
+             f"seed {fit['seed']}")
+    return f"features {table}" if value == "features" else f"strong: exact with no stock left, else {table}"
 
 
 def reporter(progress: bool, callback: Callable[[int, int], object] | None,
@@ -211,11 +213,11 @@ def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "f
         int_arg(threads, "threads", 1)
     if value == "exact":
         raise ValueError("value='exact' is computed by acesup.reference.upper_bound (the exact table of small decks)")
-    table = feature_table(rules, value) if value in FITTED else []
+    table = feature_table(rules) if value in FITTED else []
     report, close = reporter(progress, callback, games)
     began = time.perf_counter()
     try:
-        values, nodes = _core._upper_bound(games, rules, seed, start, table, samples, threads,
+        values, nodes = _core._upper_bound(games, rules, seed, start, table, value == "strong", samples, threads,
                                            lambda done, total, positions: report(done))
     finally:
         close()

@@ -26,6 +26,10 @@ pub enum Value {
     /// stock, c on the piles and d piles that may discard is
     /// `table[(s · (D + 1) + c) · (P + 1) + d]`.
     Features(Vec<f64>),
+    /// The exact value where no stock is left (the game is then determined: 1 if
+    /// it can still be won, else 0, the inner search's own value there), the table
+    /// of [`Value::Features`] elsewhere.
+    Endgame(Vec<f64>),
 }
 
 /// The cards of a visible position that W reads: the top card of each pile (None
@@ -37,11 +41,12 @@ struct Visible {
 }
 
 impl Value {
-    /// W of `v` under `rules`.
+    /// W of `v` under `rules`, when it is read from the features alone (not for
+    /// [`Value::Endgame`] with no stock left).
     fn of(&self, rules: &Rules, v: &Visible) -> f64 {
         match self {
             Value::Zero => 0.0,
-            Value::Features(table) => {
+            Value::Features(table) | Value::Endgame(table) => {
                 let piles = usize::from(rules.piles);
                 let discardable = (0..piles)
                     .filter(|&p| v.tops[p].is_some_and(|card| outranked(rules, &v.tops, p, card)))
@@ -51,6 +56,11 @@ impl Value {
                 table[cell]
             }
         }
+    }
+
+    /// Whether W of a position with no stock is the search's value there.
+    fn exact_at_the_end(&self) -> bool {
+        matches!(self, Value::Endgame(_))
     }
 }
 
@@ -99,13 +109,13 @@ impl Inner<'_> {
         key
     }
 
-    /// E[W(after) | before] for a deal onto the piles `receiving` (a bit mask) of
-    /// the visible position `before`, whose unseen cards are `unseen`: exact over the
-    /// ordered tuples of unseen cards, in lexicographic order of the sorted cards,
-    /// when there are at most `samples` of them; else the mean over the deals that
-    /// the drawn orders make (each order, restricted to the unseen cards, is a
-    /// uniform order of them).
-    fn expected(&self, before: &Visible, receiving: u8, unseen: &[Card]) -> f64 {
+    /// E[W(after) | before] for a deal from `pos` (None for the empty piles
+    /// before the first deal, `unseen` being the deck) onto the piles `receiving` (a
+    /// bit mask): exact over the ordered tuples of unseen cards, in lexicographic
+    /// order of the sorted cards, when there are at most `samples` of them; else
+    /// the mean over the deals that the drawn orders make (each order, restricted to
+    /// the unseen cards, is a uniform order of them). None once cancelled.
+    fn expected(&mut self, pos: Option<&Position>, receiving: u8, unseen: &[Card]) -> Option<f64> {
         let targets: Vec<usize> = (0..MAX_PILES)
             .filter(|&p| receiving >> p & 1 == 1)
             .collect();
@@ -117,43 +127,70 @@ impl Inner<'_> {
             (Some(most), Some(count)) => count <= u64::from(most),
             (Some(_), None) => false,
         };
-        let after = |cards: &[Card]| {
-            let mut v = Visible {
-                tops: before.tops,
-                on_piles: before.on_piles + k,
-                unseen: n - k,
-            };
-            for (&p, &card) in targets.iter().zip(cards) {
-                v.tops[p] = Some(card);
-            }
-            self.value.of(&self.rules, &v)
-        };
-        if exact {
+        let deals: Vec<Vec<Card>> = if exact {
             let mut sorted = unseen.to_vec();
             sorted.sort_by_key(|card| card.index());
-            let (mut total, mut deals) = (0.0, 0u64);
-            let mut tuple = Vec::with_capacity(k);
-            for_each_tuple(&sorted, k, 0, &mut tuple, &mut |cards| {
-                total += after(cards);
-                deals += 1;
+            let mut deals = Vec::new();
+            for_each_tuple(&sorted, k, 0, &mut Vec::with_capacity(k), &mut |cards| {
+                deals.push(cards.to_vec())
             });
-            total / deals as f64
+            deals
         } else {
-            let mut mask = 0u64;
-            for card in unseen {
-                mask |= 1 << card.index();
-            }
-            let mut total = 0.0;
-            for order in &self.orders {
-                let cards: Vec<Card> = order
+            let mask = unseen
+                .iter()
+                .fold(0u64, |mask, card| mask | 1 << card.index());
+            let pick = |order: &Vec<Card>| {
+                order
                     .iter()
                     .copied()
                     .filter(|c| mask >> c.index() & 1 == 1)
                     .take(k)
-                    .collect();
-                total += after(&cards);
-            }
-            total / self.orders.len() as f64
+                    .collect()
+            };
+            self.orders.iter().map(pick).collect()
+        };
+        let before = pos.map_or(
+            Visible {
+                tops: [None; MAX_PILES],
+                on_piles: 0,
+                unseen: n,
+            },
+            visible,
+        );
+        let mut total = 0.0;
+        for cards in &deals {
+            total += if n == k && self.value.exact_at_the_end() {
+                let mut after = match pos {
+                    Some(pos) => {
+                        let mut after = pos.clone();
+                        after.set_stock_order(cards);
+                        after.deal();
+                        after
+                    }
+                    None => Position::from_deck(cards, self.rules),
+                };
+                self.best(&mut after)?
+            } else {
+                let mut after = Visible {
+                    tops: before.tops,
+                    on_piles: before.on_piles + k,
+                    unseen: n - k,
+                };
+                for (&p, &card) in targets.iter().zip(cards) {
+                    after.tops[p] = Some(card);
+                }
+                self.value.of(&self.rules, &after)
+            };
+        }
+        Some(total / deals.len() as f64)
+    }
+
+    /// W of `pos`, a position right after a deal. None once cancelled.
+    fn w(&mut self, pos: &mut Position) -> Option<f64> {
+        if pos.stock().is_empty() && self.value.exact_at_the_end() {
+            self.best(pos)
+        } else {
+            Some(self.value.of(&self.rules, &visible(pos)))
         }
     }
 
@@ -175,14 +212,13 @@ impl Inner<'_> {
         };
         for mv in moves {
             let gain = if mv == Move::Deal {
-                let before = visible(pos);
                 let unseen = pos.stock().to_vec();
-                let expected = self.expected(&before, rules::deal_targets(pos), &unseen);
+                let expected = self.expected(Some(pos), rules::deal_targets(pos), &unseen)?;
                 pos.apply(mv);
-                let charged = expected - self.value.of(&self.rules, &visible(pos));
+                let charged = self.w(pos).map(|w| expected - w);
                 let rest = self.best(pos);
                 pos.unapply(mv);
-                charged + rest?
+                charged? + rest?
             } else {
                 pos.apply(mv);
                 let rest = self.best(pos);
@@ -202,14 +238,9 @@ impl Inner<'_> {
     /// empty piles, every card unseen) is charged too.
     fn root(&mut self, deck: &[Card]) -> Option<f64> {
         let piles = usize::from(self.rules.piles);
-        let empty = Visible {
-            tops: [None; MAX_PILES],
-            on_piles: 0,
-            unseen: deck.len(),
-        };
-        let expected = self.expected(&empty, (1u8 << piles) - 1, deck);
+        let expected = self.expected(None, (1u8 << piles) - 1, deck)?;
         let mut start = Position::from_deck(deck, self.rules);
-        let opening = self.value.of(&self.rules, &visible(&start));
+        let opening = self.w(&mut start)?;
         Some(expected - opening + self.best(&mut start)?)
     }
 }

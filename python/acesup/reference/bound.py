@@ -43,7 +43,8 @@ def features(rules: Rules, piles: Piles, unseen: frozenset[Card]) -> tuple[int, 
 
 
 def value_function(value: str, rules: Rules) -> ValueFunction:
-    """W by name (``acesup.bound.VALUES``) under ``rules``."""
+    """W by name (``acesup.bound.VALUES``) under ``rules``: for ``"strong"``, its
+    table, which ``InnerSearch`` reads where stock is left."""
     if value == "zero":
         return lambda piles, unseen: 0
     if value == "exact":
@@ -51,7 +52,7 @@ def value_function(value: str, rules: Rules) -> ValueFunction:
             raise ValueError(out_of_reach(rules, MAX_DECK))
         exact = ValueTable(rules)
         return exact.value
-    table, deck, width = feature_table(rules, value), rules.deck_size(), rules.piles + 1
+    table, deck, width = feature_table(rules), rules.deck_size(), rules.piles + 1
 
     def fitted(piles: Piles, unseen: frozenset[Card]) -> float:
         s, c, d = features(rules, piles, unseen)
@@ -63,11 +64,20 @@ def value_function(value: str, rules: Rules) -> ValueFunction:
 class InnerSearch:
     """The best objective of a player who sees the stock of one deck, position by
     position (memoised on the piles and the cards dealt, which fix the position:
-    the discards are the cards in neither the piles nor the stock)."""
+    the discards are the cards in neither the piles nor the stock). With
+    ``endgame``, W of a position with no stock is its exact value, the search's
+    own there (``value="strong"``), and ``table`` elsewhere."""
 
-    def __init__(self, rules: Rules, w: ValueFunction, orders: list[list[Card]], samples: int | None) -> None:
-        self.rules, self.w, self.orders, self.samples = rules, w, orders, samples
+    def __init__(self, rules: Rules, table: ValueFunction, orders: list[list[Card]], samples: int | None,
+                 endgame: bool = False) -> None:
+        self.rules, self.table, self.orders, self.samples, self.endgame = rules, table, orders, samples, endgame
         self.memo: dict[tuple[Piles, int], Number] = {}
+
+    def w(self, piles: Piles, unseen: frozenset[Card]) -> Number:
+        """W of the visible position right after a deal."""
+        if self.endgame and not unseen:
+            return self.best(Position(self.rules, [list(pile) for pile in piles], [], []))
+        return self.table(piles, unseen)
 
     def expected(self, piles: Piles, unseen: frozenset[Card]) -> Number:
         """E[W(after) | before] for a deal from the visible position: exact over the
@@ -163,7 +173,7 @@ def upper_bound(games: int, *, rules: Rules | None = None, seed: int = 0, value:
     try:
         for index in range(start, start + games):
             deck, rng = deck_from_seed_and_stream(game_seed(seed, index), rules)
-            search = InnerSearch(rules, w, sample_orders(rng, rules, samples), samples)
+            search = InnerSearch(rules, w, sample_orders(rng, rules, samples), samples, value == "strong")
             values.append(search.root(deck))
             nodes += len(search.memo)
             report(len(values))
