@@ -74,7 +74,9 @@ class UpperBound:
         if (self.value, self.samples) != (other.value, other.samples):
             raise ValueError(f"cannot add bounds of different W or samples: {self.value!r}, {self.samples} "
                              f"and {other.value!r}, {other.samples}")
-        return summary(self.values + other.values, self.exact is not None, self.value, self.samples,
+        # A run of no games has no exact mean, whatever its W: the other one says.
+        rational = self.exact is not None or other.exact is not None
+        return summary(self.values + other.values, rational, self.value, self.samples,
                        self.nodes + other.nodes, self.seconds + other.seconds)
 
     def __str__(self) -> str:

@@ -35,13 +35,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import acesup
 from .arguments import U64, int_arg
+from .bound import DEFAULT_SAMPLES
 
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["simulate", "solvability"]
+__all__ = ["simulate", "solvability", "upper_bound"]
 
-R = TypeVar("R", "acesup.Stats", "acesup.Solvability")  # what a run adds up, shard by shard
+R = TypeVar("R", "acesup.Stats", "acesup.Solvability", "acesup.UpperBound")  # what a run adds up, shard by shard
 
 SHARDS_PER_THREAD = 4  # more shards than threads, so that a slow shard does not idle the others
 
@@ -88,6 +89,11 @@ def _solvability_shard(games: int, rules: Any, seed: int, node_limit: int | None
                               time_limit=time_limit)
 
 
+def _upper_bound_shard(games: int, rules: Any, seed: int, value: str, samples: int | None, *,
+                       start: int) -> acesup.UpperBound:
+    return acesup.upper_bound(games, rules=rules, seed=seed, value=value, samples=samples, start=start, threads=1)
+
+
 def simulate(client: Client, games: int, strategy: Any = "random", rules: acesup.Rules | None = None,
              seed: int = 0, *, start: int = 0, shards: int | None = None) -> acesup.Stats:
     """``acesup.simulate(games, strategy, rules, seed, start=start)``, played on the
@@ -121,3 +127,18 @@ def solvability(client: Client, games: int, rules: acesup.Rules | None = None, s
     acesup.solvability(0, rules, seed, start=start, node_limit=node_limit, time_limit=time_limit)
     return _run(client, _solvability_shard, games, start, shards, (rules, seed, node_limit, time_limit),
                 acesup.Solvability.empty())
+
+
+def upper_bound(client: Client, games: int, *, rules: acesup.Rules | None = None, seed: int = 0,
+                value: str = "features", samples: int | None = DEFAULT_SAMPLES, start: int = 0,
+                shards: int | None = None) -> acesup.UpperBound:
+    """``acesup.upper_bound(games, rules=rules, seed=seed, value=value,
+    samples=samples, start=start)`` (docs/BOUND.md), searched on the Dask cluster
+    of ``client`` in ``shards`` tasks (default: 4 per worker thread), with the same
+    result: the same per-game values in game order, the same bound and interval
+    (only ``seconds`` differs, the sum of the shards' times). Every argument is
+    checked here before any task is sent, raising what ``acesup.upper_bound``
+    raises; ``shards`` must be an int >= 1.
+    """
+    empty = acesup.upper_bound(0, rules=rules, seed=seed, value=value, samples=samples, start=start)
+    return _run(client, _upper_bound_shard, games, start, shards, (rules, seed, value, samples), empty)
