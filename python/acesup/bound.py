@@ -90,15 +90,16 @@ def summary(values: Sequence[float | Fraction], rational: bool, value: str, samp
     """The ``UpperBound`` of the per-game ``values`` (in game order); ``rational``
     when they are exact (ints, Fractions, or floats that hold them exactly)."""
     games = len(values)
-    values = tuple(map(Fraction, values)) if rational else tuple(map(float, values))
-    exact = sum(values, Fraction(0)) / games if rational and games else None
-    mean = float(exact) if exact is not None else math.fsum(values) / games if games else math.nan
+    fractions = tuple(Fraction(v) for v in values) if rational else None
+    exact = sum(fractions, Fraction(0)) / games if fractions is not None and games else None
+    floats = tuple(map(float, values))
+    mean = float(exact) if exact is not None else math.fsum(floats) / games if games else math.nan
     if games > 1:
-        spread = math.sqrt(math.fsum((float(v) - mean) ** 2 for v in values) / (games - 1) / games)
+        spread = math.sqrt(math.fsum((v - mean) ** 2 for v in floats) / (games - 1) / games)
         ci95 = (mean - Z95 * spread, mean + Z95 * spread)
     else:
         ci95 = (-math.inf, math.inf)
-    return UpperBound(games, mean, ci95, exact, value, samples, values, nodes, seconds)
+    return UpperBound(games, mean, ci95, exact, value, samples, fractions or floats, nodes, seconds)
 
 
 def check_arguments(games: object, rules: Any, seed: object, value: object, samples: object, start: object,
