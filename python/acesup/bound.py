@@ -188,7 +188,7 @@ def reporter(progress: bool, callback: Callable[[int, int], object] | None,
     return report, close
 
 
-def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "features",
+def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "strong",
                 samples: int | None = DEFAULT_SAMPLES, start: int = 0, threads: int | None = None,
                 progress: bool = False, callback: Callable[[int, int], object] | None = None) -> UpperBound:
     """An upper bound on the probability that a player who never sees the stock

@@ -130,7 +130,7 @@ def solvability(client: Client, games: int, rules: acesup.Rules | None = None, s
 
 
 def upper_bound(client: Client, games: int, *, rules: acesup.Rules | None = None, seed: int = 0,
-                value: str = "features", samples: int | None = DEFAULT_SAMPLES, start: int = 0,
+                value: str = "strong", samples: int | None = DEFAULT_SAMPLES, start: int = 0,
                 shards: int | None = None) -> acesup.UpperBound:
     """``acesup.upper_bound(games, rules=rules, seed=seed, value=value,
     samples=samples, start=start)`` (docs/BOUND.md), searched on the Dask cluster

@@ -142,7 +142,7 @@ def sample_orders(rng: Rng, rules: Rules, samples: int | None) -> list[list[Card
     return [shuffle_slice(list(rules.deck()), rng.below) for _ in range(samples or 0)]
 
 
-def upper_bound(games: int, *, rules: Rules | None = None, seed: int = 0, value: str = "features",
+def upper_bound(games: int, *, rules: Rules | None = None, seed: int = 0, value: str = "strong",
                 samples: int | None = DEFAULT_SAMPLES, start: int = 0, threads: int | None = None,
                 progress: bool = False, callback: Callable[[int, int], object] | None = None) -> UpperBound:
     """An upper bound on the probability that a player who never sees the stock
