@@ -5,7 +5,7 @@
 use crate::errors::OrPyErr;
 use crate::optimal::watched;
 use crate::rules::rules_arg;
-use acesup::bound::{self as engine, Value};
+use acesup::bound::{self as engine, Penalty, Value};
 use acesup::optimal::Progress;
 use acesup::run::Pool;
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -38,10 +38,11 @@ pub fn upper_bound(
         (false, false) => Value::Features(table),
         (false, true) => Value::Endgame(table),
     };
+    let penalty = Penalty { value, samples };
     let pool = Pool::new(threads).or_py()?;
     let state = Progress::default();
     let bound = watched(py, Some(progress), &state, || {
-        engine::upper_bound(rules, seed, start, games, &value, samples, &pool, &state)
+        engine::upper_bound(rules, seed, start, games, &penalty, &pool, &state)
     })?
     .ok_or_else(|| PyKeyboardInterrupt::new_err(()))?;
     Ok((bound.values, bound.nodes))

@@ -201,7 +201,7 @@ impl Inner<'_> {
         if let Some(&known) = self.memo.get(&key) {
             return Some(known);
         }
-        if self.memo.len() % 4096 == 0 && self.progress.cancel.load(Ordering::Relaxed) {
+        if self.memo.len().is_multiple_of(4096) && self.progress.cancel.load(Ordering::Relaxed) {
             return None;
         }
         let moves = pos.legal_moves();
@@ -293,6 +293,13 @@ fn sample_orders(rng: &mut Rng, rules: &Rules, samples: Option<u32>) -> Vec<Vec<
         .collect()
 }
 
+/// What a deal is charged: W, and how many deals an expectation may enumerate
+/// before it is sampled (`None`: always enumerated).
+pub struct Penalty {
+    pub value: Value,
+    pub samples: Option<u32>,
+}
+
 /// The per-game values (in game order) and the positions searched in all.
 pub struct Bound {
     pub values: Vec<f64>,
@@ -309,8 +316,7 @@ pub fn upper_bound(
     seed: u64,
     start: u64,
     games: u64,
-    value: &Value,
-    samples: Option<u32>,
+    penalty: &Penalty,
     pool: &Pool,
     progress: &Progress,
 ) -> Option<Bound> {
@@ -324,9 +330,9 @@ pub fn upper_bound(
             let (deck, mut rng) = deck_from_seed_and_stream(game_seed(seed, start + i), &rules);
             let mut inner = Inner {
                 rules,
-                value,
-                orders: sample_orders(&mut rng, &rules, samples),
-                samples,
+                value: &penalty.value,
+                orders: sample_orders(&mut rng, &rules, penalty.samples),
+                samples: penalty.samples,
                 memo: HashMap::default(),
                 progress,
             };

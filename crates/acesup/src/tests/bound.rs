@@ -9,6 +9,13 @@ fn rules(text: &str) -> Rules {
     Rules::parse(text).unwrap()
 }
 
+fn zero(samples: Option<u32>) -> Penalty {
+    Penalty {
+        value: Value::Zero,
+        samples,
+    }
+}
+
 fn inner<'a>(rules: Rules, value: &'a Value, progress: &'a Progress) -> Inner<'a> {
     Inner {
         rules,
@@ -41,8 +48,7 @@ fn w_zero_is_the_solver_s_verdict_game_by_game() {
         7,
         0,
         60,
-        &Value::Zero,
-        Some(8),
+        &zero(Some(8)),
         &Pool::Current,
         &Progress::default(),
     )
@@ -129,8 +135,7 @@ fn a_cancelled_run_stops() {
         0,
         0,
         3,
-        &Value::Zero,
-        Some(8),
+        &zero(Some(8)),
         &Pool::Current,
         &progress
     )
