@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import acesup
 import acesup.reference as ref
-from acesup.reference.bound import InnerSearch, Piles, value_function
+from acesup.reference.bound import InnerSearch, Piles, _value_function
 from acesup.reference.cards import Card
 
 # Layouts of at most 6 cards (720 stock orders), with and without an optimum below 1.
@@ -68,7 +68,7 @@ def test_the_bound_is_at_least_the_optimum_for_any_w(layout, w_seed):
 def test_the_exact_w_gives_the_optimum_on_every_stock_order(layout):
     rules = ref.Rules.parse(layout)
     optimum = ref.optimal(rules)
-    w = value_function("exact", rules)
+    w = _value_function("exact", rules)
     for deck in permutations(rules.deck()):
         assert InnerSearch(rules, w, [], None).root(list(deck)) == optimum
 

@@ -34,7 +34,7 @@ pub enum Value {
 
 /// The cards of a visible position that W reads: the top card of each pile (None
 /// for an empty one), the cards on the piles and the cards unseen.
-struct Visible {
+pub(crate) struct Visible {
     tops: [Option<Card>; MAX_PILES],
     on_piles: usize,
     unseen: usize,
@@ -47,13 +47,8 @@ impl Value {
         match self {
             Value::Zero => 0.0,
             Value::Features(table) | Value::Endgame(table) => {
-                let piles = usize::from(rules.piles);
-                let discardable = (0..piles)
-                    .filter(|&p| v.tops[p].is_some_and(|card| outranked(rules, &v.tops, p, card)))
-                    .count();
-                let cell =
-                    (v.unseen * (rules.deck_size() + 1) + v.on_piles) * (piles + 1) + discardable;
-                table[cell]
+                let (s, c, d) = features(rules, v);
+                table[(s * (rules.deck_size() + 1) + c) * (usize::from(rules.piles) + 1) + d]
             }
         }
     }
@@ -62,6 +57,15 @@ impl Value {
     fn exact_at_the_end(&self) -> bool {
         matches!(self, Value::Endgame(_))
     }
+}
+
+/// The features of the fitted W: the cards in the stock, the cards on the piles
+/// and the piles that may discard (R2.1).
+pub(crate) fn features(rules: &Rules, v: &Visible) -> (usize, usize, usize) {
+    let discardable = (0..usize::from(rules.piles))
+        .filter(|&p| v.tops[p].is_some_and(|card| outranked(rules, &v.tops, p, card)))
+        .count();
+    (v.unseen, v.on_piles, discardable)
 }
 
 /// Whether `card`, on top of pile p, may be discarded (R2.1) among `tops`.
@@ -77,7 +81,7 @@ fn outranked(rules: &Rules, tops: &[Option<Card>; MAX_PILES], p: usize, card: Ca
 
 /// The search of one stock order: the best (won − penalties) from each position,
 /// memoised on the piles and the cards dealt, which fix the position.
-struct Inner<'a> {
+pub(crate) struct InnerSearch<'a> {
     rules: Rules,
     value: &'a Value,
     /// The orders of the layout's deck that sampled expectations use.
@@ -90,7 +94,7 @@ struct Inner<'a> {
 /// A key byte that no card index takes: the end of a pile.
 const PILE_END: u8 = 0xFF;
 
-impl Inner<'_> {
+impl InnerSearch<'_> {
     /// The memo's key of `pos`: each pile's cards, bottom to top, each pile ended
     /// by [`PILE_END`], then the number of cards in the stock (at most 52 cards and 5
     /// ends and 1: 58 bytes).
@@ -197,7 +201,7 @@ impl Inner<'_> {
     /// The most that won (1 or 0) less the penalties of the deals to come can be
     /// from `pos`, over every line of play; None once `progress.cancel` is set.
     fn best(&mut self, pos: &mut Position) -> Option<f64> {
-        let key = Inner::key(pos);
+        let key = InnerSearch::key(pos);
         if let Some(&known) = self.memo.get(&key) {
             return Some(known);
         }
@@ -283,7 +287,7 @@ fn for_each_tuple(
 /// The `samples` orders of the layout's deck that a game's sampled expectations
 /// use: its deck in index order shuffled `samples` times in turn by the game's
 /// strategy stream `rng` (RNG.md), which continues the shuffle of its deck.
-fn sample_orders(rng: &mut Rng, rules: &Rules, samples: Option<u32>) -> Vec<Vec<Card>> {
+pub(crate) fn sample_orders(rng: &mut Rng, rules: &Rules, samples: Option<u32>) -> Vec<Vec<Card>> {
     (0..samples.unwrap_or(0))
         .map(|_| {
             let mut order = rules.deck();
@@ -328,7 +332,7 @@ pub fn upper_bound(
         |_, (values, nodes), i| {
             let Some(list) = values else { return };
             let (deck, mut rng) = deck_from_seed_and_stream(game_seed(seed, start + i), &rules);
-            let mut inner = Inner {
+            let mut inner = InnerSearch {
                 rules,
                 value: &penalty.value,
                 orders: sample_orders(&mut rng, &rules, penalty.samples),

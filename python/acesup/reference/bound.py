@@ -42,7 +42,7 @@ def features(rules: Rules, piles: Piles, unseen: frozenset[Card]) -> tuple[int, 
     return len(unseen), sum(map(len, piles)), discardable
 
 
-def value_function(value: str, rules: Rules) -> ValueFunction:
+def _value_function(value: str, rules: Rules) -> ValueFunction:
     """W by name (``acesup.bound.VALUES``) under ``rules``: for ``"strong"``, its
     table, which ``InnerSearch`` reads where stock is left."""
     if value == "zero":
@@ -165,7 +165,7 @@ def upper_bound(games: int, *, rules: Rules | None = None, seed: int = 0, value:
     games, seed, start, samples = check_arguments(games, rules, seed, value, samples, start, progress, callback)
     if threads is not None:
         int_arg(threads, "threads", 1)
-    w = value_function(value, rules)
+    w = _value_function(value, rules)
     report, close = reporter(progress, callback, games)
     began = time.perf_counter()
     values: list[Number] = []

@@ -16,8 +16,8 @@ fn zero(samples: Option<u32>) -> Penalty {
     }
 }
 
-fn inner<'a>(rules: Rules, value: &'a Value, progress: &'a Progress) -> Inner<'a> {
-    Inner {
+fn inner<'a>(rules: Rules, value: &'a Value, progress: &'a Progress) -> InnerSearch<'a> {
+    InnerSearch {
         rules,
         value,
         orders: Vec::new(),
