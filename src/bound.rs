@@ -13,8 +13,8 @@ use pyo3::prelude::*;
 
 /// The per-game values and the positions searched of the bound over games
 /// `start .. start + games` of master seed `seed` (docs/BOUND.md), W being
-/// `table` (`acesup.bound.feature_table`), exact where no stock is left when
-/// `endgame`, or zero when the table is empty; `progress` is
+/// exact where no stock is left and 0 elsewhere when `endgame`, else `table`
+/// (`acesup.bound.feature_table`), or zero when the table is empty; `progress` is
 /// called as `progress(done, total, positions)`. The arguments were checked by
 /// `acesup.bound.upper_bound`.
 #[pyfunction]
@@ -34,9 +34,9 @@ pub fn upper_bound(
 ) -> PyResult<(Vec<f64>, u64)> {
     let rules = rules_arg(Some(rules))?;
     let value = match (table.is_empty(), endgame) {
-        (true, _) => Value::Zero,
+        (_, true) => Value::Endgame,
+        (true, false) => Value::Zero,
         (false, false) => Value::Features(table),
-        (false, true) => Value::Endgame(table),
     };
     let penalty = Penalty { value, samples };
     let pool = Pool::new(threads).or_py()?;

@@ -33,9 +33,8 @@ the clairvoyant share), ``"exact"`` (the exact optimal value of ``acesup.optimal
 table: small decks, the reference engine), ``"features"`` (a table of the
 position's stock, cards on the piles and discardable piles, fitted on a player's
 games by ``scripts/fit_bound_values.py``) and ``"strong"`` (the exact value where
-no stock is left after the deal, the game being then determined, and the table of
-``"features"`` elsewhere)."""
-FITTED = ("features", "strong")  # the W of VALUES that read the fitted table
+no stock is left after the deal, the game being then determined, and 0 elsewhere)."""
+RATIONAL = ("zero", "exact")  # the W of VALUES whose bounds are exact fractions (the others' are floats)
 FEATURE_VALUES = "bound_values.json"  # the fitted feature tables, beside this module
 DEFAULT_SAMPLES = 64  # deals drawn per expectation when there are more possible deals than this
 
@@ -135,7 +134,7 @@ def _fitted() -> dict[str, Any]:
 
 
 def feature_table(rules: Any) -> list[float]:
-    """The fitted table of W ``"features"`` (and ``"strong"``) under ``rules``, dense: the value of a
+    """The fitted table of W ``"features"`` under ``rules``, dense: the value of a
     position with s cards in the stock, c on the piles and d piles that may discard
     is ``table[(s * (D + 1) + c) * (P + 1) + d]``, 0 where the fit saw no position.
     ``ValueError`` for rules that no fit covers."""
@@ -158,10 +157,11 @@ def describe(value: str, rules: Any) -> str:
         return "zero"
     if value == "exact":
         return "exact (acesup.optimal's values)"
+    if value == "strong":
+        return "strong: exact where no stock is left after the deal, 0 elsewhere"
     fit = _fitted()["features"][str(rules)]
-    table = (f"(stock, cards on the piles, discardable piles), fitted on {fit['games']} games of {fit['player']}, "
-             f"seed {fit['seed']}")
-    return f"features {table}" if value == "features" else f"strong: exact with no stock left, else {table}"
+    return (f"features (stock, cards on the piles, discardable piles), fitted on {fit['games']} games of "
+            f"{fit['player']}, seed {fit['seed']}")
 
 
 def reporter(progress: bool, callback: Callable[[int, int], object] | None,
@@ -216,7 +216,7 @@ def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "s
         int_arg(threads, "threads", 1)
     if value == "exact":
         raise ValueError("value='exact' is computed by acesup.reference.upper_bound (the exact table of small decks)")
-    table = feature_table(rules) if value in FITTED else []
+    table = feature_table(rules) if value == "features" else []
     report, close = reporter(progress, callback, games)
     began = time.perf_counter()
     try:
@@ -224,4 +224,4 @@ def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "s
                                            lambda done, total, positions: report(done))
     finally:
         close()
-    return summary(values, value not in FITTED, describe(value, rules), samples, nodes, time.perf_counter() - began)
+    return summary(values, value in RATIONAL, describe(value, rules), samples, nodes, time.perf_counter() - began)

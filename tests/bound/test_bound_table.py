@@ -28,9 +28,9 @@ def test_table_players_ends_with_the_bound(capsys, monkeypatch):
     assert list(cells)[-1] == BOUND_ROW
 
 
-def test_the_bound_row_is_left_out_where_no_w_is_fitted(capsys, monkeypatch):
+def test_the_bound_row_is_left_out_under_relocate_single(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, "table", "--players", "--games", "20", "--cheap-games", "20",
-                         "--strategy", "lookahead", "--rules", "easy", "--node-limit", "2000", "--threads", "1")
+                         "--strategy", "lookahead", "--rules", "kpat", "--node-limit", "2000", "--threads", "1")
     assert status == 0 and BOUND_ROW not in rows_of(out)
 
 

@@ -137,7 +137,7 @@ def test_progress_callback_and_its_errors(engine):
     ({"callback": 3}, TypeError, "callback must be None or a callable"),
     ({"seed": -1}, ValueError, "seed must be"),
     ({"rules_text": "kpat"}, ValueError, "relocate_single"),
-    ({"rules_text": "suits=4,ranks=2,fill=any,deal=stuck"}, ValueError, "has no fit"),
+    ({"rules_text": "suits=4,ranks=2,fill=any,deal=stuck", "value": "features"}, ValueError, "has no fit"),
 ])
 def test_bad_arguments(engine, kwargs, error, message):
     rules = engine.Rules.parse(kwargs.pop("rules_text", "suits=4,ranks=3"))

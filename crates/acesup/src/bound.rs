@@ -27,9 +27,9 @@ pub enum Value {
     /// `table[(s · (D + 1) + c) · (P + 1) + d]`.
     Features(Vec<f64>),
     /// The exact value where no stock is left (the game is then determined: 1 if
-    /// it can still be won, else 0, the inner search's own value there), the table
-    /// of [`Value::Features`] elsewhere.
-    Endgame(Vec<f64>),
+    /// it can still be won, else 0, the inner search's own value there), 0
+    /// elsewhere: `value="strong"`.
+    Endgame,
 }
 
 /// The cards of a visible position that W reads: the top card of each pile (None
@@ -45,8 +45,8 @@ impl Value {
     /// [`Value::Endgame`] with no stock left).
     fn of(&self, rules: &Rules, v: &Visible) -> f64 {
         match self {
-            Value::Zero => 0.0,
-            Value::Features(table) | Value::Endgame(table) => {
+            Value::Zero | Value::Endgame => 0.0,
+            Value::Features(table) => {
                 let (s, c, d) = features(rules, v);
                 table[(s * (rules.deck_size() + 1) + c) * (usize::from(rules.piles) + 1) + d]
             }
@@ -55,7 +55,7 @@ impl Value {
 
     /// Whether W of a position with no stock is the search's value there.
     fn exact_at_the_end(&self) -> bool {
-        matches!(self, Value::Endgame(_))
+        matches!(self, Value::Endgame)
     }
 }
 

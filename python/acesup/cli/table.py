@@ -197,11 +197,9 @@ def _players_table(args: argparse.Namespace) -> int:
 def _bound_row(args: argparse.Namespace, rules: Any) -> list[str]:
     """The row of the certified upper bound on a player who never sees the stock
     (docs/BOUND.md), W ``"strong"``, over the first ``--bound-games`` games; none
-    when that is 0 or no W is fitted for ``rules``."""
+    when that is 0 or the rules have ``relocate_single``, which the bound refuses."""
     games = BOUND_GAMES if args.bound_games is None else args.bound_games
-    try:
-        acesup.upper_bound(0, rules=rules, seed=args.seed, value="strong")
-    except ValueError:  # no W fitted for these rules
+    if rules.relocate_single:
         return []
     if not games:
         return []

@@ -6,7 +6,7 @@ mean of the best objective over the stock orders.
 
 Values are exact where W is (ints under ``value="zero"``, Fractions under
 ``"exact"``), so that with the exact W the bound equals ``optimal(rules)`` to the
-last digit; floats under the fitted W.
+last digit; floats under ``"features"`` and ``"strong"``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from math import perm
 from typing import Union
 
 from ..arguments import int_arg, rules_arg
-from ..bound import DEFAULT_SAMPLES, FITTED, UpperBound, check_arguments, describe, feature_table, reporter, summary
+from ..bound import DEFAULT_SAMPLES, RATIONAL, UpperBound, check_arguments, describe, feature_table, reporter, summary
 from .cards import Card
 from .deals import deck_from_seed_and_stream
 from .optimal import MAX_DECK, ValueTable, out_of_reach
@@ -44,9 +44,11 @@ def features(rules: Rules, piles: Piles, unseen: frozenset[Card]) -> tuple[int, 
 
 def _value_function(value: str, rules: Rules) -> ValueFunction:
     """W by name (``acesup.bound.VALUES``) under ``rules``: for ``"strong"``, its
-    table, which ``InnerSearch`` reads where stock is left."""
+    value where stock is left, which ``InnerSearch`` reads."""
     if value == "zero":
         return lambda piles, unseen: 0
+    if value == "strong":  # where stock is left; InnerSearch reads the end itself
+        return lambda piles, unseen: 0.0
     if value == "exact":
         if rules.deck_size() > MAX_DECK:
             raise ValueError(out_of_reach(rules, MAX_DECK))
@@ -66,7 +68,7 @@ class InnerSearch:
     position (memoised on the piles and the cards dealt, which fix the position:
     the discards are the cards in neither the piles nor the stock). With
     ``endgame``, W of a position with no stock is its exact value, the search's
-    own there (``value="strong"``), and ``table`` elsewhere."""
+    own there, as a float (``value="strong"``), and ``table`` elsewhere."""
 
     def __init__(self, rules: Rules, table: ValueFunction, orders: list[list[Card]], samples: int | None,
                  endgame: bool = False) -> None:
@@ -76,7 +78,7 @@ class InnerSearch:
     def w(self, piles: Piles, unseen: frozenset[Card]) -> Number:
         """W of the visible position right after a deal."""
         if self.endgame and not unseen:
-            return self.best(Position(self.rules, [list(pile) for pile in piles], [], []))
+            return float(self.best(Position(self.rules, [list(pile) for pile in piles], [], [])))
         return self.table(piles, unseen)
 
     def expected(self, piles: Piles, unseen: frozenset[Card]) -> Number:
@@ -145,21 +147,14 @@ def sample_orders(rng: Rng, rules: Rules, samples: int | None) -> list[list[Card
 def upper_bound(games: int, *, rules: Rules | None = None, seed: int = 0, value: str = "strong",
                 samples: int | None = DEFAULT_SAMPLES, start: int = 0, threads: int | None = None,
                 progress: bool = False, callback: Callable[[int, int], object] | None = None) -> UpperBound:
-    """An upper bound on the probability that a player who never sees the stock
-    wins a deal of ``rules`` (docs/BOUND.md): the mean over games ``start`` to
-    ``start + games - 1`` of master seed ``seed`` (game i dealt as
-    ``Game.from_seed(game_seed(seed, i), rules)``) of the best that a player who
-    sees that stock order scores, won (1 or 0) less the penalties of W ``value``
-    at its deals. Each expectation of a penalty is exact when there are at most
-    ``samples`` possible deals (always when ``samples`` is None), else the mean
-    over ``samples`` deals drawn from the game's strategy stream.
+    """``acesup.upper_bound`` (docs/BOUND.md, docs/API.md) written plainly, with the
+    same values, floats included: the mean over the seeded stock orders of the best
+    (won - penalties) of a player who sees the stock, W being ``value``.
 
     ``threads`` (None or an int >= 1) is checked and otherwise ignored: this
-    engine runs on one thread. ``progress``: a bar on standard error;
-    ``callback(done, total)`` is called after each game (its exceptions
-    propagate). ``ValueError`` for a bad count, seed, ``samples`` or ``value``,
-    rules with ``relocate_single``, or ``value="exact"`` on a deck of more than 24
-    cards; ``TypeError`` for an argument of the wrong type.
+    engine runs on one thread, and calls ``callback(done, total)`` after each game.
+    Its errors are the native one's, and ``ValueError`` for ``value="exact"`` on a
+    deck of more than 24 cards (the reference is for small decks).
     """
     rules = rules_arg(rules, Rules)
     games, seed, start, samples = check_arguments(games, rules, seed, value, samples, start, progress, callback)
@@ -179,5 +174,5 @@ def upper_bound(games: int, *, rules: Rules | None = None, seed: int = 0, value:
             report(len(values))
     finally:
         close()
-    return summary(values, value not in FITTED, describe(value, rules), samples, nodes,
+    return summary(values, value in RATIONAL, describe(value, rules), samples, nodes,
                    time.perf_counter() - began)
