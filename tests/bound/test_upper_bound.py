@@ -140,6 +140,7 @@ def test_progress_callback_and_its_errors(engine):
     ({"rules_text": "suits=4,ranks=2,fill=any,deal=stuck", "value": "features"}, ValueError, "has no fit"),
 ])
 def test_bad_arguments(engine, kwargs, error, message):
+    kwargs = dict(kwargs)  # the parameters are shared by both engines' runs
     rules = engine.Rules.parse(kwargs.pop("rules_text", "suits=4,ranks=3"))
     with pytest.raises(error, match=message):
         engine.upper_bound(3, rules=rules, **kwargs)
