@@ -11,6 +11,7 @@
 
 mod arguments;
 mod batch;
+mod bound;
 mod cards;
 mod chance;
 mod deals;
@@ -61,6 +62,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solver::plain_solvability, m)?)?;
     m.add_function(wrap_pyfunction!(optimal::optimal, m)?)?;
     m.add_class::<chance::PyChanceGame>()?;
+    m.add_function(wrap_pyfunction!(bound::upper_bound, m)?)?;
     name_classes_bare(m)
 }
 

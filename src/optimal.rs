@@ -36,7 +36,7 @@ fn progress_arg<'py>(progress: Option<&Bound<'py, PyAny>>) -> PyResult<Option<Bo
 /// checks for Ctrl-C every 5 ms (raising `progress.cancel` on a signal, then the
 /// exception once `work` has stopped) and calls `callback` every
 /// [`PROGRESS_EVERY`] and at the end. `work` returns `None` when cancelled.
-fn watched<T: Send>(
+pub(crate) fn watched<T: Send>(
     py: Python<'_>,
     callback: Option<&Bound<'_, PyAny>>,
     progress: &Progress,

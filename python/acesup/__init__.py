@@ -40,6 +40,7 @@ from ._core import (
     solve_deals,
     strategy,
 )
+from .bound import UpperBound, upper_bound
 from .compare import Comparison, Pair, compare_in
 from . import errors
 from .errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
@@ -125,5 +126,7 @@ __all__ = [
     "deck_from_kpat",
     "deck_from_pysol",
     "game_seed",
+    "upper_bound",
+    "UpperBound",
 ]
 __all__ += errors.__all__  # a form mypy reads, so that the names count as exported

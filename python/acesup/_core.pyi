@@ -33,6 +33,7 @@ __all__ = [
     "_plain_solvability",
     "optimal",
     "ChanceGame",
+    "_upper_bound",
 ]
 
 @final
@@ -441,3 +442,15 @@ def optimal(
     progress: Callable[[int, int, int], object] | None = None,
     max_states: int | None = None,
 ) -> Fraction: ...
+
+def _upper_bound(
+    games: int,
+    rules: Rules,
+    seed: int,
+    start: int,
+    table: list[float],
+    endgame: bool,
+    samples: int | None,
+    threads: int | None,
+    progress: Callable[[int, int, int], object],
+) -> tuple[list[float], int]: ...

@@ -37,15 +37,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import acesup
 from .arguments import U64, int_arg
+from .bound import DEFAULT_SAMPLES
 
 if TYPE_CHECKING:
     from distributed import Client, Future
 
     from .evaluation import Policy
 
-__all__ = ["simulate", "solvability", "evaluate", "solve_deals"]
+__all__ = ["simulate", "solvability", "evaluate", "solve_deals", "upper_bound"]
 
-R = TypeVar("R", "acesup.Stats", "acesup.Solvability")  # what a run adds up, shard by shard
+R = TypeVar("R", "acesup.Stats", "acesup.Solvability", "acesup.UpperBound")  # what a run adds up, shard by shard
 
 SHARDS_PER_THREAD = 4  # more shards than threads, so that a slow shard does not idle the others
 
@@ -104,6 +105,11 @@ def _evaluate_shard(games: int, policy: Policy, rules: Any, seed: int, batch: in
 def _solve_deals_shard(deals: str, numbers: Sequence[int], rules: Any, node_limit: int | None,
                        time_limit: float | None) -> list[tuple[int, bool | None]]:
     return list(acesup.solve_deals(deals, numbers, rules, threads=1, node_limit=node_limit, time_limit=time_limit))
+
+
+def _upper_bound_shard(games: int, rules: Any, seed: int, value: str, samples: int | None, *,
+                       start: int) -> acesup.UpperBound:
+    return acesup.upper_bound(games, rules=rules, seed=seed, value=value, samples=samples, start=start, threads=1)
 
 
 def simulate(client: Client, games: int, strategy: Any = "random", rules: acesup.Rules | None = None,
@@ -198,3 +204,18 @@ def _verdicts(futures: list[Future[list[tuple[int, bool | None]]]]) -> Iterator[
     futures.reverse()
     while futures:
         yield from futures.pop().result()
+
+
+def upper_bound(client: Client, games: int, *, rules: acesup.Rules | None = None, seed: int = 0,
+                value: str = "strong", samples: int | None = DEFAULT_SAMPLES, start: int = 0,
+                shards: int | None = None) -> acesup.UpperBound:
+    """``acesup.upper_bound(games, rules=rules, seed=seed, value=value,
+    samples=samples, start=start)`` (docs/BOUND.md), searched on the Dask cluster
+    of ``client`` in ``shards`` tasks (default: 4 per worker thread), with the same
+    result: the same per-game values in game order, the same bound and interval
+    (only ``seconds`` differs, the sum of the shards' times). Every argument is
+    checked here before any task is sent, raising what ``acesup.upper_bound``
+    raises; ``shards`` must be an int >= 1.
+    """
+    empty = acesup.upper_bound(0, rules=rules, seed=seed, value=value, samples=samples, start=start)
+    return _run(client, _upper_bound_shard, games, start, shards, (rules, seed, value, samples), empty)

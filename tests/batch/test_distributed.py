@@ -143,3 +143,20 @@ def test_the_documented_example_runs_as_a_script(tmp_path):
                           timeout=600)
     assert done.returncode == 0, done.stderr
     assert str(acesup.simulate(10**6, "greedy", acesup.Rules.strict(), seed=7)) in done.stdout
+
+
+@pytest.mark.parametrize("shards", [None, 1, 3])
+@pytest.mark.parametrize("value", ["zero", "strong"])
+def test_upper_bound_equals_the_local_call(client, shards, value):
+    rules = acesup.Rules()
+    local = acesup.upper_bound(12, rules=rules, seed=4, start=30, value=value, samples=8)
+    remote = distributed.upper_bound(client, 12, rules=rules, seed=4, start=30, value=value, samples=8, shards=shards)
+    assert remote == local
+    assert remote.values == local.values and remote.ci95 == local.ci95
+
+
+def test_upper_bound_s_bad_arguments_raise_before_any_task(client):
+    with pytest.raises(ValueError, match="value must be one of"):
+        distributed.upper_bound(client, 10, value="clever")
+    with pytest.raises(ValueError, match="shards"):
+        distributed.upper_bound(client, 10, shards=0)

@@ -121,7 +121,8 @@ def rust_names(module):
 
 def test_the_reference_modules_are_the_contract():
     assert mirrored_modules() == sorted(["cards", "rules", "moves", "position", "game", "rng", "strategies",
-                                         "stats", "simulate", "solver", "deals", "batch", "optimal"])
+                                         "stats", "simulate", "solver", "deals", "batch", "optimal",
+                                         "bound"])
 
 
 @needs_source

@@ -8,10 +8,10 @@
 //!
 //! The modules are private and the `pub use` list below is the whole API: what the
 //! bindings, the examples and the benches use; the rest is `pub(crate)`, so the
-//! compiler reports what nothing uses. Three modules are public on purpose, because
+//! compiler reports what nothing uses. Four modules are public on purpose, because
 //! the bindings call their functions by module: `solver` (`solver::solve`), `run`
-//! (`run::cancel::requested`, the pool and the streams) and `optimal`
-//! (`optimal::optimal`).
+//! (`run::cancel::requested`, the pool and the streams), `optimal`
+//! (`optimal::optimal`) and `bound` (`bound::upper_bound`).
 //!
 //! - `error`: the engine's error, its kind and `Result`.
 //! - `cards`: cards and decks (R1, R6.1, R6.2). `moves`: moves and their text (R2,
@@ -34,7 +34,8 @@
 //!   (BATCH.md), and `ChanceGame`, a game whose cards an outside chance player
 //!   deals one at a time (the state of `acesup.openspiel`).
 //! - `solver`: the clairvoyant solver and the solvability of seeded deals
-//!   (SOLVER.md, a folder by concern); `optimal`: the exact optimum without
+//!   (SOLVER.md, a folder by concern); `bound`: the certified upper bound on the
+//!   optimum without clairvoyance (BOUND.md); `optimal`: the exact optimum without
 //!   clairvoyance and its table (OPTIMAL.md). `hash`: the hash of the engine's
 //!   tables.
 //!
@@ -43,6 +44,7 @@
 //! folders of the same names), so a reader of the source sees the module alone.
 
 mod batch;
+pub mod bound;
 mod cards;
 mod deals;
 mod error;

@@ -22,7 +22,8 @@ TABLE_STRATEGIES = ("random", "noop", "simple", "greedy", "lookahead", "montecar
 CHEAP_SECONDS = 10e-6  # a strategy cheaper than this a game plays --cheap-games in `table --players`
 CHEAP_GAMES = 1_000_000  # --cheap-games by default
 # `table`'s options of one kind of table, each with the option that asks for that kind.
-TABLE_KIND_OPTIONS = {"layout": "small", "rules": "players", "cheap_games": "players"}
+TABLE_KIND_OPTIONS = {"layout": "small", "rules": "players", "cheap_games": "players", "bound_games": "players"}
+BOUND_GAMES = 2_000  # --bound-games by default: the stock orders of the upper bound's row in `table --players`
 # The rows of `table --small`: the layouts in reach of the exact optimum, 4 suits (fewer are always won).
 SMALL_LAYOUTS = ("suits=4,ranks=2", "suits=4,ranks=3", "strict,suits=4,ranks=3", "easy,suits=4,ranks=3",
                  "reverse,suits=4,ranks=3", "suits=4,ranks=3,deal=stuck", "suits=4,ranks=3,deal=any",
@@ -65,11 +66,15 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
     kind.add_argument("--players", action="store_true",
                        help="the players under one rules instead (--rules, default standard): every registry "
                             "strategy with its paired difference against lookahead, its cost per game and the "
-                            "clairvoyant share; --games paired deals (use 20000), --cheap-games for the cheap ones")
+                            "clairvoyant share and the certified upper bound; --games paired deals (use 20000), "
+                            "--cheap-games for the cheap ones, --bound-games for the bound")
     table.add_argument("--rules", metavar="RULES", help="with --players: the rules text (default standard)")
     table.add_argument("--cheap-games", type=games_count(), metavar="N",
                        help=f"with --players: games of a strategy under {CHEAP_SECONDS * 1e6:g} us a game, "
                             f"when more than --games (default 1e6)")
+    table.add_argument("--bound-games", type=int_at_least(0), metavar="N",
+                       help=f"with --players: the stock orders of the certified upper bound's row "
+                            f"(acesup.upper_bound, W 'strong'; default {BOUND_GAMES}, 0 leaves the row out)")
     table.set_defaults(run=run, parser=table)
 
 
@@ -187,8 +192,23 @@ def _players_table(args: argparse.Namespace, given: dict[str, Any]) -> int:
                                   node_limit=args.node_limit, time_limit=args.time_limit)
     lines.append(f"| clairvoyant (solvable, upper bound) | {solvable.games:,} | "
                  f"{_percent(solvable.rate, solvable.ci95)} | | |")
+    lines += _bound_row(args, rules)
     print("\n".join(lines))
     return 0
+
+
+def _bound_row(args: argparse.Namespace, rules: Any) -> list[str]:
+    """The row of the certified upper bound on a player who never sees the stock
+    (docs/BOUND.md), W ``"strong"``, over the first ``--bound-games`` games; none
+    when that is 0 or the rules have ``relocate_single``, which the bound refuses."""
+    games = BOUND_GAMES if args.bound_games is None else args.bound_games
+    if rules.relocate_single:
+        return []
+    if not games:
+        return []
+    bound = acesup.upper_bound(games, rules=rules, seed=args.seed, value="strong", threads=args.threads)
+    return [f"| upper bound without seeing the stock (penalties, W strong, BOUND.md) | {bound.games:,} | "
+            f"{_percent(bound.mean, bound.ci95)} | | {bound.seconds / bound.games * 1e6:,.1f} us (wall) |"]
 
 
 def run(args: argparse.Namespace) -> int:

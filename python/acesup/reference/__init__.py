@@ -11,6 +11,7 @@ from ..evaluation import evaluate_in
 from .. import errors
 from ..errors import *  # noqa: F403 - the shared exceptions, listed once in errors.__all__
 from .batch import Batch
+from .bound import UpperBound, upper_bound
 from .cards import Card
 from .deals import deck_from_kpat, deck_from_pysol, deck_from_seed
 from .game import Game
@@ -52,5 +53,7 @@ __all__ = [
     "deck_from_kpat",
     "deck_from_pysol",
     "game_seed",
+    "upper_bound",
+    "UpperBound",
 ]
 __all__ += errors.__all__  # a form mypy reads, so that the names count as exported
