@@ -16,6 +16,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -23,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 from .arguments import U64, int_arg
+from .progress import reporter
 
 __all__ = ["UpperBound", "upper_bound", "VALUES", "FEATURE_VALUES"]
 
@@ -101,12 +103,11 @@ def summary(values: Sequence[float | Fraction], rational: bool, value: str, samp
     return UpperBound(games, mean, ci95, exact, value, samples, fractions or floats, nodes, seconds)
 
 
-def check_arguments(games: object, rules: Any, seed: object, value: object, samples: object, start: object,
-                    progress: object, callback: object) -> tuple[int, int, int, int | None]:
+def check_arguments(games: object, rules: Any, seed: object, value: object, samples: object,
+                    start: object) -> tuple[int, int, int, int | None]:
     """``games``, ``seed``, ``start`` and ``samples`` checked (``ValueError``,
     ``TypeError``), with the rest of ``upper_bound``'s checks that do not depend
-    on the engine: ``value`` one of ``VALUES``, ``progress`` a bool, ``callback``
-    None or a callable; ``relocate_single`` is refused (its lone-card moves go
+    on the engine: ``value`` one of ``VALUES``; ``relocate_single`` is refused (its lone-card moves go
     round in circles, which the search does not follow)."""
     games = int_arg(games, "games")
     seed = int_arg(seed, "seed", 0, U64)
@@ -117,10 +118,6 @@ def check_arguments(games: object, rules: Any, seed: object, value: object, samp
         samples = int_arg(samples, "samples", 1, 2**32)
     if not isinstance(value, str) or value not in VALUES:
         raise ValueError(f"value must be one of {', '.join(map(repr, VALUES))}, got {value!r}")
-    if not isinstance(progress, bool):
-        raise TypeError(f"progress must be a bool, got {type(progress).__name__}")
-    if callback is not None and not callable(callback):
-        raise TypeError(f"callback must be None or a callable callback(done, total), got {type(callback).__name__}")
     if rules.relocate_single:
         raise ValueError("upper_bound does not take relocate_single=True: its lone-card moves go round in circles")
     return games, seed, start, samples
@@ -164,30 +161,6 @@ def describe(value: str, rules: Any) -> str:
             f"{fit['player']}, seed {fit['seed']}")
 
 
-def reporter(progress: bool, callback: Callable[[int, int], object] | None,
-             total: int) -> tuple[Callable[[int], None], Callable[[], None]]:
-    """``(report(done), close())`` for a run of ``total`` games: ``report`` calls
-    ``callback(done, total)`` in the caller's thread (its exceptions propagate) and
-    moves a tqdm bar on standard error when ``progress``."""
-    bar: Any = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, unit="game", desc="upper_bound")
-
-    def report(done: int) -> None:
-        if bar is not None:
-            bar.update(done - bar.n)
-        if callback is not None:
-            callback(done, total)
-
-    def close() -> None:
-        if bar is not None:
-            bar.close()
-
-    return report, close
-
-
 def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "strong",
                 samples: int | None = DEFAULT_SAMPLES, start: int = 0, threads: int | None = None,
                 progress: bool = False, callback: Callable[[int, int], object] | None = None) -> UpperBound:
@@ -211,17 +184,22 @@ def upper_bound(games: int, *, rules: Any = None, seed: int = 0, value: str = "s
     from .arguments import rules_arg
 
     rules = rules_arg(rules, _core.Rules)
-    games, seed, start, samples = check_arguments(games, rules, seed, value, samples, start, progress, callback)
+    games, seed, start, samples = check_arguments(games, rules, seed, value, samples, start)
     if threads is not None:
         int_arg(threads, "threads", 1)
     if value == "exact":
         raise ValueError("value='exact' is computed by acesup.reference.upper_bound (the exact table of small decks)")
     table = feature_table(rules) if value == "features" else []
-    report, close = reporter(progress, callback, games)
+    report = reporter(games, progress, callback, "games")
     began = time.perf_counter()
-    try:
+
+    def games_done(done: int, total: int, positions: int) -> None:
+        if report is not None:
+            report.update(done)
+
+    with report or nullcontext():
         values, nodes = _core._upper_bound(games, rules, seed, start, table, value == "strong", samples, threads,
-                                           lambda done, total, positions: report(done))
-    finally:
-        close()
+                                           games_done)
+        if report is not None:
+            report.finish()
     return summary(values, value in RATIONAL, describe(value, rules), samples, nodes, time.perf_counter() - began)

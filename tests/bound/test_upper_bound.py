@@ -133,7 +133,7 @@ def test_progress_callback_and_its_errors(engine):
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"value": "nope"}, ValueError, "value must be one of"),
     ({"samples": 0}, ValueError, "samples must be"),
-    ({"progress": 1}, TypeError, "progress must be a bool"),
+    ({"progress": 1}, TypeError, "progress must be True or False"),
     ({"callback": 3}, TypeError, "callback must be None or a callable"),
     ({"seed": -1}, ValueError, "seed must be"),
     ({"rules_text": "kpat"}, ValueError, "relocate_single"),

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from fractions import Fraction
 from itertools import permutations
 from math import perm
 from typing import Union
 
 from ..arguments import int_arg, rules_arg
-from ..bound import DEFAULT_SAMPLES, RATIONAL, UpperBound, check_arguments, describe, feature_table, reporter, summary
+from ..bound import DEFAULT_SAMPLES, RATIONAL, UpperBound, check_arguments, describe, feature_table, summary
+from ..progress import reporter
 from .cards import Card
 from .deals import deck_from_seed_and_stream
 from .optimal import MAX_DECK, ValueTable, out_of_reach
@@ -152,27 +154,28 @@ def upper_bound(games: int, *, rules: Rules | None = None, seed: int = 0, value:
     (won - penalties) of a player who sees the stock, W being ``value``.
 
     ``threads`` (None or an int >= 1) is checked and otherwise ignored: this
-    engine runs on one thread, and calls ``callback(done, total)`` after each game.
+    engine runs on one thread, and calls ``callback(done, total)`` as games are done (docs/API.md "Progress").
     Its errors are the native one's, and ``ValueError`` for ``value="exact"`` on a
     deck of more than 24 cards (the reference is for small decks).
     """
     rules = rules_arg(rules, Rules)
-    games, seed, start, samples = check_arguments(games, rules, seed, value, samples, start, progress, callback)
+    games, seed, start, samples = check_arguments(games, rules, seed, value, samples, start)
     if threads is not None:
         int_arg(threads, "threads", 1)
     w = _value_function(value, rules)
-    report, close = reporter(progress, callback, games)
+    report = reporter(games, progress, callback, "games")
     began = time.perf_counter()
     values: list[Number] = []
     nodes = 0
-    try:
+    with report or nullcontext():
         for index in range(start, start + games):
             deck, rng = deck_from_seed_and_stream(game_seed(seed, index), rules)
             search = InnerSearch(rules, w, sample_orders(rng, rules, samples), samples, value == "strong")
             values.append(search.root(deck))
             nodes += len(search.memo)
-            report(len(values))
-    finally:
-        close()
+            if report is not None:
+                report.update(len(values))
+        if report is not None:
+            report.finish()
     return summary(values, value in RATIONAL, describe(value, rules), samples, nodes,
                    time.perf_counter() - began)
