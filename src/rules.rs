@@ -213,6 +213,12 @@ py_methods!(PyRules [value] {
         PyRules(Rules::pysol_russian_aces())
     }
 
+    /// PySolFC's "Fortunes" (#206): its "Aces Up" with `fill="stack"` (R8.3).
+    #[classmethod]
+    fn pysol_fortunes(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::pysol_fortunes())
+    }
+
     /// The preset names, in the order of R5 (what `Rules.preset` takes).
     #[classattr]
     #[pyo3(name = "PRESETS")]

@@ -122,7 +122,12 @@ class Position:
             return 0
         if move.kind == "fill":
             assert move.src is not None and move.dst is not None and move.index is not None
-            piles[move.dst].append(piles[move.src].pop(-1 - move.index))
+            source = piles[move.src]
+            if self.rules.fill == "stack":  # the card at index and those above it, in order
+                piles[move.dst].extend(source[-1 - move.index:])
+                del source[-1 - move.index:]
+            else:
+                piles[move.dst].append(source.pop(-1 - move.index))
             return 0
         targets = deal_targets(self)
         receiving = [p for p in range(self.rules.piles) if targets >> p & 1]
@@ -140,7 +145,11 @@ class Position:
         elif move.kind == "fill":
             assert move.src is not None and move.dst is not None and move.index is not None
             source = piles[move.src]
-            source.insert(len(source) - move.index, piles[move.dst].pop())
+            if self.rules.fill == "stack":  # the fill emptied dst onto an empty pile
+                source.extend(piles[move.dst])
+                piles[move.dst].clear()
+            else:
+                source.insert(len(source) - move.index, piles[move.dst].pop())
         else:
             self.stock[:0] = [piles[p].pop() for p in range(self.rules.piles) if targets >> p & 1]
 

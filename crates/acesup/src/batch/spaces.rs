@@ -15,7 +15,7 @@ pub struct Spaces {
     pub piles: usize,
     /// H = 1 + ⌈(D − P) / P⌉, the most cards a pile can hold.
     pub max_height: usize,
-    /// K, the fill indices that have actions: H under `fill="any"`, else 1.
+    /// K, the fill indices that have actions: H under `fill="any"` and `"stack"`, else 1.
     pub fill_indices: usize,
     /// The move of each action, in R3 order.
     pub moves: Vec<Move>,
@@ -31,7 +31,7 @@ impl Spaces {
         let piles = usize::from(rules.piles);
         let deck = rules.deck();
         let max_height = 1 + (deck.len() - piles).div_ceil(piles);
-        let fill_indices = if rules.fill == rules::FillRule::Any {
+        let fill_indices = if matches!(rules.fill, rules::FillRule::Any | rules::FillRule::Stack) {
             max_height
         } else {
             1

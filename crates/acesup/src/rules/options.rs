@@ -17,6 +17,9 @@ pub enum FillRule {
     Ace,
     /// Any single card of a pile (easy).
     Any,
+    /// Any number of cards from the top of a pile, together and in their order
+    /// (PySolFC's Fortunes).
+    Stack,
 }
 
 /// When a deal is allowed (R2.3).
@@ -58,7 +61,10 @@ macro_rules! named_values {
     };
 }
 
-named_values!(FillRule, [Top = "top", Ace = "ace", Any = "any"]);
+named_values!(
+    FillRule,
+    [Top = "top", Ace = "ace", Any = "any", Stack = "stack"]
+);
 named_values!(DealRule, [Free = "free", Stuck = "stuck", Any = "any"]);
 named_values!(DealTo, [All = "all", Empty = "empty"]);
 
@@ -98,7 +104,7 @@ pub const OPTIONS: [&str; 8] = [
     "deal_to",
 ];
 /// The preset names (R5).
-pub const PRESETS: [&str; 10] = [
+pub const PRESETS: [&str; 11] = [
     "standard",
     "strict",
     "easy",
@@ -109,6 +115,7 @@ pub const PRESETS: [&str; 10] = [
     "pysol",
     "pysol_aces_up_5",
     "pysol_russian_aces",
+    "pysol_fortunes",
 ];
 
 /// A value given to [`Rules::set_option`], as the caller received it.
@@ -217,6 +224,15 @@ impl Rules {
         }
     }
 
+    /// PySolFC's "Fortunes" (#206): its "Aces Up" in which any number of cards from
+    /// the top of a pile move together onto an empty pile (R8.3).
+    pub const fn pysol_fortunes() -> Rules {
+        Rules {
+            fill: FillRule::Stack,
+            ..Rules::pysol()
+        }
+    }
+
     /// A preset by name (R5), ignoring surrounding white space and case;
     /// `RulesError` for an unknown one.
     pub fn preset(name: &str) -> Result<Rules> {
@@ -231,6 +247,7 @@ impl Rules {
             "pysol" => Ok(Rules::pysol()),
             "pysol_aces_up_5" => Ok(Rules::pysol_aces_up_5()),
             "pysol_russian_aces" => Ok(Rules::pysol_russian_aces()),
+            "pysol_fortunes" => Ok(Rules::pysol_fortunes()),
             _ => Err(rules_error(format!(
                 "unknown rules preset {}: expected one of {}",
                 py_repr(name),

@@ -49,7 +49,7 @@ pub use solvability::{solvability, verdicts, Solvability};
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::rules::{DealRule, LegalMoves};
+use crate::rules::{DealRule, FillRule, LegalMoves};
 use crate::{Error, ErrorKind, Result};
 use context::StockContext;
 use search::{Frame, Search, SearchBuffers};
@@ -191,6 +191,10 @@ impl Solver {
 
     /// Solve `pos` (see [`solve`]).
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Solution {
+        if pos.rules.fill == FillRule::Stack {
+            // No pruning is proved for moves of several cards (SOLVER.md, *`fill="stack"`*).
+            return oracle::plain_solve(pos, limits);
+        }
         let mut ctx = StockContext::of(pos);
         let begun = Instant::now();
         let mut spent = 0;

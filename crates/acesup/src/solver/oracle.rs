@@ -1,17 +1,33 @@
 //! The plain search, the reference solver's twin and the oracle of the tests: no
-//! pruning at all.
+//! pruning at all. Also the native solver's search under `fill="stack"`.
 
 use super::solvability::{seeded_position, Solvability};
+use super::{Limits, Solution};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
 use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 /// The plain search, the reference solver's twin: depth first over every legal
 /// move of `Position`, never entering a position twice (a hash set of keys), with
 /// no other pruning; None past `limit` positions. The tests check the solver
 /// against it, and the benchmarks measure the solver's gain over it.
 pub fn plain_search(root: &Position, limit: Option<usize>) -> Option<bool> {
+    let limits = Limits {
+        nodes: limit.map(|n| n as u64),
+        ..Limits::default()
+    };
+    plain_solve(root, &limits).winnable
+}
+
+/// [`plain_search`] under `limits`, with its line: the native solver's search
+/// under `fill="stack"`, for which no pruning of SOLVER.md is proved (SOLVER.md,
+/// *`fill="stack"`*). `nodes` counts the positions entered, the root included;
+/// the node limit bounds them, and the time limit and the cancel flag are read
+/// every 1024.
+pub(crate) fn plain_solve(root: &Position, limits: &Limits) -> Solution {
     let key = |p: &Position| -> Vec<u8> {
         let mut k = vec![p.stock().len() as u8];
         for q in 0..p.piles() {
@@ -20,13 +36,26 @@ pub fn plain_search(root: &Position, limit: Option<usize>) -> Option<bool> {
         }
         k
     };
+    let start = Instant::now();
+    let stopped = |seen: usize| {
+        limits.nodes.is_some_and(|n| seen as u64 >= n)
+            || (seen % 1024 == 1023
+                && (limits.time.is_some_and(|t| start.elapsed() >= t)
+                    || limits
+                        .cancel
+                        .as_ref()
+                        .is_some_and(|c| c.load(Ordering::Relaxed))))
+    };
     let mut pos = root.clone();
     let mut seen = HashSet::from([key(&pos)]);
     let mut stack: Vec<(Vec<Move>, usize)> = vec![(pos.legal_moves(), 0)];
     let mut line: Vec<Move> = Vec::new();
-    while !pos.is_won() {
+    let winnable = loop {
+        if pos.is_won() {
+            break Some(true);
+        }
         let Some((moves, next)) = stack.last_mut() else {
-            return Some(false);
+            break Some(false);
         };
         if *next == moves.len() {
             stack.pop();
@@ -38,17 +67,26 @@ pub fn plain_search(root: &Position, limit: Option<usize>) -> Option<bool> {
         let mv = moves[*next];
         *next += 1;
         pos.apply(mv);
-        if !seen.insert(key(&pos)) {
+        let fresh = key(&pos);
+        if seen.contains(&fresh) {
             pos.unapply(mv);
             continue;
         }
-        if limit.is_some_and(|n| seen.len() > n) {
-            return None;
+        if stopped(seen.len()) {
+            break None;
         }
+        seen.insert(fresh);
         line.push(mv);
         stack.push((pos.legal_moves(), 0));
+    };
+    if winnable != Some(true) {
+        line.clear();
     }
-    Some(true)
+    Solution {
+        winnable,
+        moves: line,
+        nodes: seen.len() as u64,
+    }
 }
 
 /// The verdicts of [`plain_search`], with no limit, on games `start .. start +
