@@ -52,7 +52,7 @@ def plain_observation(batch, game):
 
 def plain_actions(engine, rules, p, h):
     """Every action's Move, in the numbering of BATCH.md's table."""
-    k = h if rules.fill == "any" else 1
+    k = h if rules.fill in ("any", "stack") else 1
     moves = [engine.Move.discard(q) for q in range(p)]
     for src in range(p):
         for dst in range(p):

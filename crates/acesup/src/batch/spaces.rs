@@ -110,7 +110,8 @@ impl Spaces {
     ///
     /// A step changes a pile only at its top, but for the one card that a fill under
     /// `fill="any"` may take from below: its action adds a card on top (a deal, or a
-    /// fill into the empty pile) or takes one card out (a fill from the pile), and
+    /// fill into the empty pile; under `fill="stack"` several) or takes one card out
+    /// (a fill from the pile; under `fill="stack"` the top ones), and
     /// its discards take top cards. So the cells of a pile above its height are
     /// cleared up to the first that is empty already, and its cards are written from
     /// the top down up to the first cell that holds its card already: the cells

@@ -23,7 +23,8 @@
 //!   table that stores them;
 //! - `oracle`: the plain search the tests check the solver against;
 //! - `solvability`: verdicts over ranges of seeded deals and lists of positions;
-//! - `quick`: [`solve_quickly`], the short first try of the bindings.
+//! - `quick`: [`solve_quickly`], the short first try of the bindings;
+//! - `stack`: the search under `fill="stack"`, several cards moving together.
 
 mod arrangements;
 mod branches;
@@ -36,6 +37,7 @@ mod oracle;
 mod quick;
 mod search;
 mod solvability;
+mod stack;
 mod state;
 mod suits;
 mod table;
@@ -192,8 +194,8 @@ impl Solver {
     /// Solve `pos` (see [`solve`]).
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Solution {
         if pos.rules.fill == FillRule::Stack {
-            // No pruning is proved for moves of several cards (SOLVER.md, *`fill="stack"`*).
-            return oracle::plain_solve(pos, limits);
+            // The search of its own for several cards moving together.
+            return stack::solve_stack(pos, limits);
         }
         let mut ctx = StockContext::of(pos);
         let begun = Instant::now();

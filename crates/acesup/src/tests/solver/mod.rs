@@ -135,6 +135,7 @@ mod lines;
 mod plain;
 mod prunings;
 mod quick;
+mod stack;
 mod verdicts;
 
 fn all_rules() -> Vec<Rules> {
