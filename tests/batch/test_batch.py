@@ -449,6 +449,11 @@ def test_engines_give_the_same_arrays_step_by_step(options, n, extra, seed, star
     """Every layout and option of the family, random legal actions: the native and
     the reference Batch show equal arrays, rewards and progress after every step,
     and equal games in every slot."""
+    check_the_same_arrays_step_by_step(options, n, extra, seed, start, auto, record, choice)
+
+
+def check_the_same_arrays_step_by_step(options, n, extra, seed, start, auto, record, choice):
+    """The check of ``test_engines_give_the_same_arrays_step_by_step`` on one run."""
     engines = [load_engine(name) for name in ENGINES_WITH_BATCH]
     batches = [e.Batch(n, e.Rules(**options), seed, start, auto, games=n + extra, scores=record) for e in engines]
     rng = np.random.default_rng(choice)

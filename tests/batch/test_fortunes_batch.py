@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import engines_with, family_rules, load_engine
-from test_batch import ARRAYS, check_slots, random_legal
+from test_batch import check_slots, check_the_same_arrays_step_by_step, random_legal
 
 ENGINES_WITH_BATCH = engines_with("Batch")
 STACK_RULES = ["pysol_fortunes", "fill=stack", "fill=stack,piles=5,suits=3,ranks=6,deal_to=empty"]
@@ -42,22 +42,10 @@ def test_the_standard_fortunes_action_space():
 
 @pytest.mark.skipif(len(ENGINES_WITH_BATCH) < 2, reason="only one engine has a Batch so far")
 @settings(max_examples=30)
-@given(options=family_rules.map(lambda o: {**o, "fill": "stack"}), n=st.integers(1, 6),
-       seed=st.integers(0, 2**64 - 1), auto=st.booleans(), choice=st.integers(0, 2**32))
-def test_the_engines_batches_agree_under_stacks(options, n, seed, auto, choice):
-    engines = [load_engine(name) for name in ENGINES_WITH_BATCH]
-    batches = [e.Batch(n, e.Rules(**options), seed, 0, auto, games=n + 4) for e in engines]
-    rng = np.random.default_rng(choice)
-    steps = 0
-    while not batches[0].done and steps < 1500:
-        for name in ARRAYS:
-            first, *rest = (getattr(b, name) for b in batches)
-            for other in rest:
-                assert np.array_equal(first, other), name
-        actions = random_legal(rng, batches[0].action_mask)
-        rewards = [b.step(actions) for b in batches]
-        assert all(np.array_equal(rewards[0], r) for r in rewards)
-        steps += 1
+@given(options=family_rules.map(lambda o: {**o, "fill": "stack"}), n=st.integers(1, 6), extra=st.integers(0, 8),
+       seed=st.integers(0, 2**64 - 1), auto=st.booleans(), record=st.booleans(), choice=st.integers(0, 2**32))
+def test_the_engines_batches_agree_under_stacks(options, n, extra, seed, auto, record, choice):
+    check_the_same_arrays_step_by_step(options, n, extra, seed, 0, auto, record, choice)
 
 
 @pytest.mark.parametrize("engine", ["native", "reference"])

@@ -22,21 +22,13 @@ stack_rules = family_rules.map(lambda options: {**options, "fill": "stack"})
 PYSOL_FORTUNES = "fill=stack,deal=any,relocate_single=true,ace_high=true"
 
 
-@pytest.fixture(scope="module")
-def native():
-    return load_engine("native")
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_engine("reference")
+NATIVE, REFERENCE = load_engine("native"), load_engine("reference")
 
 
 @given(seed=seeds, options=stack_rules, path=paths)
-def test_the_engines_play_fortunes_in_lockstep(native, ref, seed, options, path):
-    a = native.Game.from_seed(seed, native.Rules(**options))
-    b = ref.Game.from_seed(seed, ref.Rules(**options))
-    play_in_lockstep(native, a, ref, b, path, family_wellformed_moves)
+def test_the_engines_play_fortunes_in_lockstep(seed, options, path):
+    games = [e.Game.from_seed(seed, e.Rules(**options)) for e in (NATIVE, REFERENCE)]
+    play_in_lockstep(NATIVE, games[0], REFERENCE, games[1], path, family_wellformed_moves)
 
 
 @given(seed=seeds, options=stack_rules, path=paths)
@@ -132,12 +124,12 @@ def test_pysol_game_206_deals_the_aces_up_deck(engine, n):
 
 @pytest.mark.parametrize("options", [{"fill": "stack"}, {"fill": "stack", "relocate_single": True, "deal": "any"},
                                      {"fill": "stack", "suits": 2, "ranks": 5, "piles": 5, "deal_to": "empty"}])
-def test_random_simulate_is_the_random_strategy_written_out(native, ref, options):
+def test_random_simulate_is_the_random_strategy_written_out(options):
     # The native random play-out has a loop of its own (random_play.rs); the
     # reference plays RNG.md's random strategy move by move.
     games = 150
-    expected = random_strategy_histogram(ref, games, seed=7, rules=ref.Rules(**options))
-    stats = native.simulate(games, "random", rules=native.Rules(**options), seed=7, threads=1)
+    expected = random_strategy_histogram(REFERENCE, games, seed=7, rules=REFERENCE.Rules(**options))
+    stats = NATIVE.simulate(games, "random", rules=NATIVE.Rules(**options), seed=7, threads=1)
     assert tuple(stats.histogram) + (0,) * (49 - len(stats.histogram)) == expected
 
 

@@ -9,6 +9,7 @@ import pytest
 
 import acesup
 import acesup.reference as ref
+from test_solver import replays_to_a_win
 
 # PySolFC's Fortunes and the plain rules with stacks, on decks small enough for
 # the plain search; with four suits some deals are lost, and five piles are won.
@@ -17,15 +18,6 @@ SMALL_STACK_RULES = {
     "fill=stack,suits=4,ranks=3": True,
     "pysol_fortunes,suits=3,ranks=4,piles=5,deal_to=empty": False,
 }
-
-
-def replays_to_a_win(position_text, moves):
-    """Whether ``moves`` are legal in turn from the position and end in a won game,
-    played in the reference engine."""
-    game = ref.Game.from_str(position_text)
-    for move in moves:
-        game.play(str(move))
-    return game.is_won
 
 
 @pytest.mark.parametrize("rules, some_lost", SMALL_STACK_RULES.items())

@@ -11,26 +11,9 @@ fn stacks(rules: Rules) -> Rules {
     }
 }
 
-/// The solver's verdict and line on each of `positions` that the plain search
-/// settles within 200,000 positions, checked against it: their rules and verdicts.
-/// (Not `check_against_the_plain_search`, which also asks S13, S15 and S17, tests
-/// the search under `fill="stack"` does not use.)
-fn check_stacks(positions: Vec<Position>) -> Vec<(Rules, bool)> {
-    positions
-        .into_iter()
-        .filter_map(|pos| {
-            let expected = plain_search(&pos, Some(200_000))?;
-            let s = solve(&pos, &Limits::default());
-            assert_eq!(s.winnable, Some(expected), "{}", pos.to_text());
-            check_line(&pos, &s);
-            Some((pos.rules, expected))
-        })
-        .collect()
-}
-
 #[test]
 fn stack_search_agrees_with_the_plain_search_on_family_positions() {
-    let checked = check_stacks(family_positions_of(300, 61, 12, stacks));
+    let checked = check_verdicts(family_positions_of(300, 61, 12, stacks), false);
     assert!(checked.len() > 150, "{} settled", checked.len());
     assert!(checked.iter().any(|&(_, won)| won) && checked.iter().any(|&(_, won)| !won));
 }
@@ -55,7 +38,7 @@ fn stack_search_agrees_with_the_plain_search_on_small_decks() {
             Position::from_deck(&deck, rules)
         })
         .collect();
-    let checked = check_stacks(positions);
+    let checked = check_verdicts(positions, false);
     assert_eq!(checked.len(), 400);
 }
 
