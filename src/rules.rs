@@ -216,6 +216,12 @@ py_methods!(PyRules [value] {
         PyRules(Rules::pysol_russian_aces())
     }
 
+    /// PySolFC's "Fortunes" (#206): its "Aces Up" with `fill="stack"` (R8.3).
+    #[classmethod]
+    fn pysol_fortunes(_cls: &Bound<'_, PyType>) -> Self {
+        PyRules(Rules::pysol_fortunes())
+    }
+
     /// PySolFC's "Firing Squad" (#583): its "Aces Up" with `reserve=1` (R2.4, R8.3).
     #[classmethod]
     fn pysol_firing_squad(_cls: &Bound<'_, PyType>) -> Self {

@@ -50,7 +50,7 @@ class Encoding:
 
     With P piles, a deck of D cards and H = 1 + ceil((D - P) / P) (the tallest a
     pile can grow: its first card and one card from each deal), K = H fill
-    indices under ``fill="any"`` and K = 1 otherwise:
+    indices under ``fill="any"`` and ``"stack"`` and K = 1 otherwise:
 
     - actions: ``P`` discards, then ``P * (P - 1) * K`` fills, then the deal, in
       R3 order, so ``num_actions = P + P * (P - 1) * K + 1``;
@@ -69,7 +69,7 @@ class Encoding:
         self.deck_size = len(self.deck)
         self.win_score = self.rules.win_score()
         self.max_height = 1 + math.ceil((self.deck_size - self.piles) / self.piles)
-        self.fill_indices = self.max_height if self.rules.fill == "any" else 1
+        self.fill_indices = self.max_height if self.rules.fill in ("any", "stack") else 1
         p, k = self.piles, self.fill_indices
         self.num_actions = p + p * (p - 1) * k + 1
         self.deal_action = self.num_actions - 1

@@ -52,7 +52,7 @@ def plain_observation(batch, game):
 
 def plain_actions(engine, rules, p, h):
     """Every action's Move, in the numbering of BATCH.md's table."""
-    k = h if rules.fill == "any" else 1
+    k = h if rules.fill in ("any", "stack") else 1
     moves = [engine.Move.discard(q) for q in range(p)]
     for src in range(p):
         for dst in range(p):
@@ -460,6 +460,11 @@ def test_engines_give_the_same_arrays_step_by_step(options, n, extra, seed, star
     """Every layout and option of the family, random legal actions: the native and
     the reference Batch show equal arrays, rewards and progress after every step,
     and equal games in every slot."""
+    check_the_same_arrays_step_by_step(options, n, extra, seed, start, auto, record, choice)
+
+
+def check_the_same_arrays_step_by_step(options, n, extra, seed, start, auto, record, choice):
+    """The check of ``test_engines_give_the_same_arrays_step_by_step`` on one run."""
     engines = [load_engine(name) for name in ENGINES_WITH_BATCH]
     batches = [e.Batch(n, e.Rules(**options), seed, start, auto, games=n + extra, scores=record) for e in engines]
     rng = np.random.default_rng(choice)

@@ -35,7 +35,7 @@ def test_both_engines_give_the_same_presets_rules_values_and_strategies():
         assert type(getattr(native.Rules, name)) is tuple
     assert native.builtin_names() == reference.builtin_names()
     assert type(native.builtin_names()) is tuple
-    assert len(native.Rules.PRESETS) == 11 and "pysol_firing_squad" in native.Rules.PRESETS
+    assert len(native.Rules.PRESETS) == 12 and {"pysol_russian_aces", "pysol_fortunes", "pysol_firing_squad"} <= set(native.Rules.PRESETS)
     assert {"hindsight", "optimal"} <= set(native.builtin_names())
     for engine in (native, reference):
         for preset in engine.Rules.PRESETS:

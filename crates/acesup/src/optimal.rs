@@ -21,7 +21,7 @@ use crate::cards::Card;
 use crate::hash::{BuildKeyHasher, KeyHasher};
 use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
-use crate::rules::{self, DealTo, LegalMoves, Rules, Tableau};
+use crate::rules::{self, DealTo, FillRule, LegalMoves, Rules, Tableau};
 use crate::{Error, ErrorKind, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -189,6 +189,15 @@ impl Visible {
         let mut v = *self;
         match mv {
             Move::Discard(p) => v.heights[usize::from(p)] -= 1,
+            Move::Fill { src, dst, index } if self.rules.fill == FillRule::Stack => {
+                // The card at `index` and those above it, in their order.
+                let (src, h) = (usize::from(src), v.height(usize::from(src)));
+                let at = h - 1 - index as usize;
+                for k in at..h {
+                    v.push(usize::from(dst), self.piles[src][k]);
+                }
+                v.heights[src] = at as u8;
+            }
             Move::Fill { src, dst, index } => {
                 let (src, h) = (usize::from(src), v.height(usize::from(src)));
                 let at = h - 1 - index as usize;
@@ -205,9 +214,14 @@ impl Visible {
         v
     }
 
-    /// Whether `mv` moves a pile's only card (`relocate_single`): it only renames piles.
+    /// Whether `mv` moves a pile's only card (`relocate_single`), or under
+    /// `fill="stack"` a whole pile: it only renames piles.
     fn relocates(&self, mv: Move) -> bool {
-        matches!(mv, Move::Fill { src, .. } if self.heights[usize::from(src)] == 1)
+        let moved = |index: u64| match self.rules.fill {
+            FillRule::Stack => index + 1,
+            _ => 1,
+        };
+        matches!(mv, Move::Fill { src, index, .. } if u64::from(self.heights[usize::from(src)]) == moved(index))
     }
 }
 

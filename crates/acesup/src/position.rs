@@ -3,7 +3,7 @@
 
 use crate::cards::{card_set_problem, is_space, py_repr, Card, DECK_SIZE, SUIT_SYMBOLS};
 use crate::moves::{Move, MAX_PILES};
-use crate::rules::{self, by_piles, DealTo, Rules, Tableau};
+use crate::rules::{self, by_piles, DealTo, FillRule, Rules, Tableau};
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
 use std::ops::Deref;
@@ -473,6 +473,10 @@ impl Position {
                 self.discards[at(usize::from(self.n_discards))] = card;
                 self.n_discards += 1;
             }
+            // Under `fill="stack"` the cards above the one at `index` go with it.
+            Move::Fill { src, dst, index } if index > 0 && self.rules.fill == FillRule::Stack => {
+                self.lift(usize::from(src), usize::from(dst), index as usize + 1);
+            }
             Move::Fill { src, dst, index } => {
                 let card = self.take(usize::from(src), index as usize);
                 self.push(usize::from(dst), card);
@@ -557,6 +561,9 @@ impl Position {
                     self.discards[at(usize::from(self.n_discards))],
                 );
             }
+            Move::Fill { src, dst, index } if index > 0 && self.rules.fill == FillRule::Stack => {
+                self.lift(usize::from(dst), usize::from(src), index as usize + 1);
+            }
             Move::Fill { src, dst, index } => {
                 let card = self.pop(usize::from(dst));
                 self.insert(usize::from(src), index as usize, card);
@@ -604,6 +611,22 @@ impl Position {
         self.empty += u8::from(under == Card::NONE);
         self.tops ^= self.bit_of[card.index()] ^ self.bit_of[under.index()]; // the placeholder's is 0
         card
+    }
+
+    /// Move the top `count` cards of pile `from` (it holds that many), together and
+    /// in their order, onto pile `to`: a `fill="stack"` fill, and its undo. Keeps
+    /// the masks and the empty count; the moved top card stays a top card.
+    fn lift(&mut self, from: usize, to: usize, count: usize) {
+        let (moved, onto) = (self.top[from], self.top[to]);
+        let bottom = self.card_from_top(from, count - 1);
+        let under = self.below[at(bottom.index())];
+        self.below[at(bottom.index())] = onto;
+        self.top[to] = moved;
+        self.top[from] = under;
+        self.heights[to] += count as u8;
+        self.heights[from] -= count as u8;
+        self.empty = self.empty + u8::from(under == Card::NONE) - u8::from(onto == Card::NONE);
+        self.tops ^= self.bit_of[under.index()] ^ self.bit_of[onto.index()]; // the placeholder's is 0
     }
 
     /// Take the card at `index` from the top of pile `p`; the cards above it close up.

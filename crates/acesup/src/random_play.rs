@@ -10,7 +10,7 @@
 //! bounds check. The tops stay in registers; the cards under them are a linked
 //! list in memory (`below`), and each card's place in its pile (`depth`) gives the
 //! heights. The decisions are the rules' own ([`rules::fill_choices`],
-//! `rules::deal_allowed`, and [`LegalMoves`] under `fill="any"`) on a [`Tableau`]
+//! `rules::deal_allowed`, and [`LegalMoves`] under `fill="any"` and `"stack"`) on a [`Tableau`]
 //! view of the registers, with `Random::pick`'s draw.
 //!
 //! `RandomTable::position` turns the end of a game into a `Position`, so that the
@@ -166,6 +166,7 @@ impl RandomTable {
                     usize::from(src),
                     usize::from(dst),
                     index,
+                    rules.fill == FillRule::Stack,
                 ),
                 Move::Deal if (deal_to_all | !regs.any_empty()) & (end - next >= P) => {
                     regs.deal_all(&mut self.below, &mut self.depth, &self.cards, next);
@@ -256,7 +257,7 @@ fn place(below: &mut [u8; 256], depth: &mut [u8; 256], top: usize, card: u8) -> 
 #[inline(always)]
 fn pick<const P: usize>(view: &CodeTableau<P>, rng: &mut Rng) -> Option<Move> {
     let rules = view.rules();
-    if rules.fill == FillRule::Any {
+    if matches!(rules.fill, FillRule::Any | FillRule::Stack) {
         let moves = LegalMoves::with_discards::<_, P>(view, 0);
         return (!moves.is_empty()).then(|| Random::pick(&moves, rng));
     }
@@ -371,7 +372,8 @@ impl<const P: usize> CodesInRegisters<P> {
     }
 
     /// Fill the empty pile `dst` with the card at `index` from the top of pile
-    /// `src` (R2.2), known to be legal. Every pile is looked at, none picked by
+    /// `src` (R2.2), known to be legal; under `fill="stack"` (`stack`) the cards
+    /// above it go with it. Every pile is looked at, none picked by
     /// index: an index into the arrays would keep them in memory rather than in
     /// registers for the whole loop.
     #[inline(always)]
@@ -382,29 +384,37 @@ impl<const P: usize> CodesInRegisters<P> {
         src: usize,
         dst: usize,
         index: u64,
+        stack: bool,
     ) {
         let top = (0..P).fold(NONE, |card, p| {
             select_unpredictable(p == src, self.top[p] as u8, card)
         });
-        // The cards above the one that moves each go one place down.
+        // The cards above the one that moves each go one place down, or, when they
+        // move with it, as many places as it does.
+        let drop = if stack {
+            depth[usize::from(top)] - 1 - index as u8
+        } else {
+            1
+        };
         let (mut above, mut card) = (NONE, top);
         for _ in 0..index {
-            depth[usize::from(card)] -= 1;
+            depth[usize::from(card)] -= drop;
             (above, card) = (card, below[usize::from(card)]);
         }
         let under = below[usize::from(card)];
-        // `dst` is empty. A buried card leaves the top of `src` as it was; the top
-        // card uncovers the one under it.
+        // `dst` is empty. A buried card alone leaves the top of `src` as it was; the
+        // top card, or a stack, uncovers the card under it.
         below[usize::from(card)] = NONE;
         depth[usize::from(card)] = 1;
-        let src_top = if index == 0 {
+        let src_top = if index == 0 || stack {
             under
         } else {
             below[usize::from(above)] = under;
             top
         };
+        let dst_top = if stack { top } else { card };
         for p in 0..P {
-            let top = select_unpredictable(p == dst, usize::from(card), self.top[p]);
+            let top = select_unpredictable(p == dst, usize::from(dst_top), self.top[p]);
             self.top[p] = select_unpredictable(p == src, usize::from(src_top), top);
         }
         self.set_tops();

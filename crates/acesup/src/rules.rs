@@ -189,11 +189,14 @@ pub(crate) fn fill_choices<T: Tableau + ?Sized>(t: &T, src: usize) -> usize {
     let rules = t.rules();
     // `&` and `|`, not `&&` and `||`: no branch on the heights, which vary at random
     // in the play-outs.
-    let may_move = (height >= 2) | ((height == 1) & rules.relocate_single & (t.stock_left() > 0));
+    let relocate = rules.relocate_single & (t.stock_left() > 0);
+    let may_move = (height >= 2) | ((height == 1) & relocate);
     let allowed = match rules.fill {
         FillRule::Top => 1,
         FillRule::Ace => usize::from(t.top_bit(src) & TOP_RANK_BITS != 0), // a top-rank card on top
         FillRule::Any => height,
+        // The whole pile (index height − 1) moves only as a lone card does.
+        FillRule::Stack => height.saturating_sub(usize::from(!relocate)),
     };
     usize::from(may_move) * allowed
 }
@@ -565,7 +568,7 @@ pub(crate) fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<Str
                 Some(format!(
                     "cannot fill pile {dst} from pile {src}: it has no card at index {index}"
                 ))
-            } else if index > 0 && rules.fill != FillRule::Any {
+            } else if index > 0 && matches!(rules.fill, FillRule::Top | FillRule::Ace) {
                 Some(format!(
                     "cannot fill pile {dst} with a buried card: fill='{}' moves only the top card",
                     rules.fill.name()
@@ -577,6 +580,15 @@ pub(crate) fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<Str
             } else if height == 1 && t.stock_left() == 0 {
                 Some(format!(
                     "cannot fill pile {dst} from pile {src}: its only card may not move once the stock is empty"
+                ))
+            } else if index + 1 == height && rules.fill == FillRule::Stack && !rules.relocate_single
+            {
+                Some(format!(
+                    "cannot fill pile {dst} from pile {src}: the whole pile may not move"
+                ))
+            } else if index + 1 == height && rules.fill == FillRule::Stack && t.stock_left() == 0 {
+                Some(format!(
+                    "cannot fill pile {dst} from pile {src}: the whole pile may not move once the stock is empty"
                 ))
             } else {
                 let card = t.card_from_top(src, index as usize);
@@ -652,12 +664,12 @@ pub(crate) fn illegal_reason<T: Tableau + ?Sized>(t: &T, mv: Move) -> Option<Str
     }
 }
 
-/// Every combination of the options, the layouts included (2 × 3 × 3 × 2 × 2
+/// Every combination of the options, the layouts included (2 × 4 × 3 × 2 × 2
 /// rule options × 2 pile counts × a few decks), for the tests of every module.
 #[cfg(test)]
 pub(crate) fn all_rules() -> Vec<Rules> {
     let mut out = Vec::new();
-    for fill in [FillRule::Top, FillRule::Ace, FillRule::Any] {
+    for fill in [FillRule::Top, FillRule::Ace, FillRule::Any, FillRule::Stack] {
         for deal in [DealRule::Free, DealRule::Stuck, DealRule::Any] {
             for deal_to in [DealTo::All, DealTo::Empty] {
                 for relocate_single in [false, true] {

@@ -19,7 +19,7 @@ use crate::moves::{Move, MAX_PILES};
 use crate::optimal;
 use crate::position::{PlayOut, Position};
 use crate::rng::{shuffle_slice, Rng};
-use crate::rules::{self, by_piles, LegalMoves, Rules};
+use crate::rules::{self, by_piles, FillRule, LegalMoves, Rules};
 use crate::run::cancel;
 use crate::solver::{Limits, Solver};
 use crate::{Error, ErrorKind, Result};
@@ -178,18 +178,26 @@ impl Random {
     }
 }
 
-/// The legal fills from a pile of two or more cards, in R3 order: every fill but
-/// the lone-card relocations of `relocate_single`. Given `moves`, the legal moves
+/// The legal fills that leave a card on their source pile, in R3 order: every
+/// fill but the lone-card relocations of `relocate_single` and, under
+/// `fill="stack"`, the moves of a whole pile. Given `moves`, the legal moves
 /// of `pos`: lookahead and greedy have them already, and ask at every node.
 pub(crate) fn real_fills(pos: &Position, moves: LegalMoves) -> RealFills {
+    let mut choices = moves.choices;
+    if pos.rules.fill == FillRule::Stack {
+        // The whole pile is the choice at index height − 1: never a real one.
+        for (src, choice) in choices.iter_mut().enumerate().take(pos.piles()) {
+            *choice = (*choice).min(pos.height(src).saturating_sub(1) as u8);
+        }
+    }
     let sources = (0..pos.piles()).fold(0, |sources, src| {
-        let real = (pos.height(src) >= 2) & (moves.choices[src] > 0) & (moves.empty != 0);
+        let real = (pos.height(src) >= 2) & (choices[src] > 0) & (moves.empty != 0);
         sources | u8::from(real) << src
     });
     RealFills {
         sources,
         empty: moves.empty,
-        choices: moves.choices,
+        choices,
         dsts: moves.empty,
         index: 0,
     }

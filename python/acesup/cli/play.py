@@ -25,7 +25,8 @@ PLAY_HELP = """\
 Type a move in the notation of RULES.md R6.3 (piles are numbered 0 to {last}, left to right):
   d2       discard the top card of pile 2 (a higher card of its suit is on top of another pile)
   f2>0     fill the empty pile 0 with the top card of pile 2
-  f2:1>0   fill pile 0 with the card at index 1 of pile 2, counted from the top (fill=any)
+  f2:1>0   fill pile 0 with the card at index 1 of pile 2, counted from the top (fill=any),
+           or with it and the card above it (fill=stack)
   2>r      put the top card of pile 2 in the reserve (reserve=1, Firing Squad)
   r>0      move the reserve's card to the empty pile 0 (reserve=1)
   deal     deal from the stock

@@ -28,7 +28,8 @@ def add_parser(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
   acesup solve --position "7s/Js/5h3d/Ac 9c2h... - fill=top,deal=free,relocate_single=false,ace_high=true"
   acesup solve --seed 7 --node-limit 1e6 --time-limit 10
   acesup solve --kpat 1234                                  kpat's deal 1234, under kpat's rules
-  acesup solve --pysol 98765 --rules standard               PySolFC's game 98765, under other rules""")
+  acesup solve --pysol 98765 --rules standard               PySolFC's game 98765, under other rules
+  acesup solve --pysol 1 --rules pysol_fortunes             PySolFC's Fortunes, game 1""")
     deal = solve.add_mutually_exclusive_group(required=True)
     deal.add_argument("--seed", type=seed, metavar="K", help="the deal Game.from_seed(K)")
     deal.add_argument("--deck", metavar="CARDS", help="the 52 cards in deal order (RULES.md R6.2)")

@@ -87,13 +87,14 @@ class ValueTable:
         return self.value(tuple(map(tuple, work.piles)), unseen)
 
     def _relocated(self, piles: Piles, unseen: frozenset[Card], move: Move) -> Piles | None:
-        """The piles after ``move`` (legal) when it moves a pile's only card, which
-        only renames piles; None for any other move."""
-        if move.src is None or len(piles[move.src]) != 1:  # not a fill (src is None for the others)
+        """The piles after ``move`` (legal) when it moves a pile's only card, or
+        under ``fill="stack"`` a whole pile, which only renames piles; None for any
+        other move."""
+        if move.src is None:  # not a fill (src is None for the others)
             return None
         work = self._position(piles, unseen)
         work.apply(move)
-        return tuple(map(tuple, work.piles))
+        return None if work.piles[move.src] else tuple(map(tuple, work.piles))
 
     def value(self, piles: Piles, unseen: frozenset[Card]) -> Fraction:
         """The value of the position: 1 or 0 at the end of a game, else the best

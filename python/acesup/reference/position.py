@@ -138,7 +138,12 @@ class Position:
             return 0
         if move.kind == "fill":
             assert move.src is not None and move.dst is not None and move.index is not None
-            piles[move.dst].append(piles[move.src].pop(-1 - move.index))
+            source = piles[move.src]
+            if self.rules.fill == "stack":  # the card at index and those above it, in order
+                piles[move.dst].extend(source[-1 - move.index:])
+                del source[-1 - move.index:]
+            else:
+                piles[move.dst].append(source.pop(-1 - move.index))
             return 0
         if move.kind == "to_reserve":
             assert move.src is not None
@@ -164,7 +169,11 @@ class Position:
         elif move.kind == "fill":
             assert move.src is not None and move.dst is not None and move.index is not None
             source = piles[move.src]
-            source.insert(len(source) - move.index, piles[move.dst].pop())
+            if self.rules.fill == "stack":  # the fill emptied dst onto an empty pile
+                source.extend(piles[move.dst])
+                piles[move.dst].clear()
+            else:
+                source.insert(len(source) - move.index, piles[move.dst].pop())
         elif move.kind == "to_reserve":
             assert move.src is not None
             piles[move.src].append(self.reserve.pop())

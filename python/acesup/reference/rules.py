@@ -30,7 +30,7 @@ __all__ = [
 
 # --- the options (R5) -----------------------------------------------------------
 
-FILLS = ("top", "ace", "any")
+FILLS = ("top", "ace", "any", "stack")
 DEALS = ("free", "stuck", "any")
 DEAL_TOS = ("all", "empty")
 _DEFAULTS: dict[str, Any] = {"fill": "top", "deal": "free", "relocate_single": False, "ace_high": True,
@@ -51,6 +51,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "pysol": {"deal": "any", "relocate_single": True},
     "pysol_aces_up_5": {"deal": "any", "relocate_single": True, "piles": 5},
     "pysol_russian_aces": {"deal": "any", "relocate_single": True, "deal_to": "empty"},
+    "pysol_fortunes": {"fill": "stack", "deal": "any", "relocate_single": True},
     "pysol_firing_squad": {"deal": "any", "relocate_single": True, "reserve": 1},
 }
 _BOOL_TEXT = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
@@ -181,6 +182,12 @@ class Rules(Frozen):
     def pysol_russian_aces(cls) -> Rules:
         """PySolFC's "Russian Aces" (#213): its "Aces Up" with ``deal_to="empty"`` (R8.3)."""
         return cls(**_PRESETS["pysol_russian_aces"])
+
+    @classmethod
+    def pysol_fortunes(cls) -> Rules:
+        """PySolFC's "Fortunes" (#206): its "Aces Up" with ``fill="stack"``, any number
+        of cards from the top of a pile moving together onto an empty pile (R8.3)."""
+        return cls(**_PRESETS["pysol_fortunes"])
 
     @classmethod
     def pysol_firing_squad(cls) -> Rules:
@@ -352,16 +359,20 @@ def discard_mask(pos: Tableau) -> int:
 
 def fill_choices(pos: Tableau, src: int) -> int:
     """R2.2 conditions 2 and 3, who may fill an empty pile: how many cards of
-    pile ``src``, counted from the top, may move alone onto an empty pile (the
-    cards at indices 0 to the result - 1). 0 when none may."""
+    pile ``src``, counted from the top, may fill an empty pile (the cards at
+    indices 0 to the result - 1: alone, or under ``fill="stack"`` with the cards
+    above them). 0 when none may."""
     rules, source = pos.rules, pos.piles[src]
     # Condition 2: two or more cards, or a lone card that relocate_single lets
     # move while the stock lasts (once it is empty, moving it changes nothing).
-    if not (len(source) >= 2 or (len(source) == 1 and rules.relocate_single and pos.stock)):
+    relocate = rules.relocate_single and bool(pos.stock)
+    if not (len(source) >= 2 or (len(source) == 1 and relocate)):
         return 0
     # Condition 3: the fill option.
     if rules.fill == "any":
         return len(source)
+    if rules.fill == "stack":  # the whole pile moves only as a lone card does
+        return len(source) if relocate else len(source) - 1
     if rules.fill == "ace" and not is_top_rank(source[-1], rules):
         return 0
     return 1
@@ -530,12 +541,15 @@ def illegal_reason(pos: Tableau, move: Move) -> str | None:
             return f"cannot fill pile {dst} from pile {src}: pile {src} is empty"
         if index >= len(source):
             return f"cannot fill pile {dst} from pile {src}: it has no card at index {index}"
-        if index > 0 and rules.fill != "any":
+        if index > 0 and rules.fill in ("top", "ace"):
             return f"cannot fill pile {dst} with a buried card: fill='{rules.fill}' moves only the top card"
         if len(source) == 1 and not rules.relocate_single:
             return f"cannot fill pile {dst} from pile {src}: its only card may not move"
         if len(source) == 1 and not pos.stock:
             return f"cannot fill pile {dst} from pile {src}: its only card may not move once the stock is empty"
+        if index == len(source) - 1 and rules.fill == "stack":
+            when = " once the stock is empty" if rules.relocate_single else ""
+            return f"cannot fill pile {dst} from pile {src}: the whole pile may not move{when}"
         top_name = "an ace" if rules.ace_high else "a king"
         return (f"cannot fill pile {dst} with {source[-1 - index]}: "
                 f"fill='ace' lets only {top_name} fill an empty pile")

@@ -261,10 +261,13 @@ def _play_forced_discards(game: Game) -> int:
 
 
 def real_fills(game: Game) -> list[Move]:
-    """The legal fills from a pile of two or more cards, in R3 order: every fill
-    but the lone-card relocations of ``relocate_single`` (a Move's ``src`` is set
-    for a fill only)."""
-    return [move for move in game.legal_moves() if move.src is not None and len(game.piles[move.src]) >= 2]
+    """The legal fills that leave a card on their source pile, in R3 order: every
+    fill but the lone-card relocations of ``relocate_single`` and, under
+    ``fill="stack"``, the moves of a whole pile (a Move's ``src`` and ``index`` are
+    set for a fill only)."""
+    stack = game.rules.fill == "stack"
+    return [move for move in game.legal_moves() if move.src is not None and move.index is not None
+            and len(game.piles[move.src]) > (move.index + 1 if stack else 1)]
 
 
 def deal_or_first_real_fill(game: Game) -> Move:

@@ -15,7 +15,7 @@ pub struct Spaces {
     pub piles: usize,
     /// H = 1 + ⌈(D − P) / P⌉, the most cards a pile can hold.
     pub max_height: usize,
-    /// K, the fill indices that have actions: H under `fill="any"`, else 1.
+    /// K, the fill indices that have actions: H under `fill="any"` and `"stack"`, else 1.
     pub fill_indices: usize,
     /// The move of each action, in R3 order.
     pub moves: Vec<Move>,
@@ -31,7 +31,7 @@ impl Spaces {
         let piles = usize::from(rules.piles);
         let deck = rules.deck();
         let max_height = 1 + (deck.len() - piles).div_ceil(piles);
-        let fill_indices = if rules.fill == rules::FillRule::Any {
+        let fill_indices = if matches!(rules.fill, rules::FillRule::Any | rules::FillRule::Stack) {
             max_height
         } else {
             1
@@ -111,7 +111,8 @@ impl Spaces {
     ///
     /// A step changes a pile only at its top, but for the one card that a fill under
     /// `fill="any"` may take from below: its action adds a card on top (a deal, or a
-    /// fill into the empty pile) or takes one card out (a fill from the pile), and
+    /// fill into the empty pile; under `fill="stack"` several) or takes one card out
+    /// (a fill from the pile; under `fill="stack"` the top ones), and
     /// its discards take top cards. So the cells of a pile above its height are
     /// cleared up to the first that is empty already, and its cards are written from
     /// the top down up to the first cell that holds its card already: the cells

@@ -17,6 +17,9 @@ pub enum FillRule {
     Ace,
     /// Any single card of a pile (easy).
     Any,
+    /// Any number of cards from the top of a pile, together and in their order
+    /// (PySolFC's Fortunes).
+    Stack,
 }
 
 /// When a deal is allowed (R2.3).
@@ -58,7 +61,10 @@ macro_rules! named_values {
     };
 }
 
-named_values!(FillRule, [Top = "top", Ace = "ace", Any = "any"]);
+named_values!(
+    FillRule,
+    [Top = "top", Ace = "ace", Any = "any", Stack = "stack"]
+);
 named_values!(DealRule, [Free = "free", Stuck = "stuck", Any = "any"]);
 named_values!(DealTo, [All = "all", Empty = "empty"]);
 
@@ -101,7 +107,7 @@ pub const OPTIONS: [&str; 9] = [
     "reserve",
 ];
 /// The preset names (R5).
-pub const PRESETS: [&str; 11] = [
+pub const PRESETS: [&str; 12] = [
     "standard",
     "strict",
     "easy",
@@ -112,6 +118,7 @@ pub const PRESETS: [&str; 11] = [
     "pysol",
     "pysol_aces_up_5",
     "pysol_russian_aces",
+    "pysol_fortunes",
     "pysol_firing_squad",
 ];
 
@@ -222,6 +229,15 @@ impl Rules {
         }
     }
 
+    /// PySolFC's "Fortunes" (#206): its "Aces Up" in which any number of cards from
+    /// the top of a pile move together onto an empty pile (R8.3).
+    pub const fn pysol_fortunes() -> Rules {
+        Rules {
+            fill: FillRule::Stack,
+            ..Rules::pysol()
+        }
+    }
+
     /// PySolFC's "Firing Squad" (#583): its "Aces Up" with one reserve cell (R2.4, R8.3).
     pub const fn pysol_firing_squad() -> Rules {
         Rules {
@@ -244,6 +260,7 @@ impl Rules {
             "pysol" => Ok(Rules::pysol()),
             "pysol_aces_up_5" => Ok(Rules::pysol_aces_up_5()),
             "pysol_russian_aces" => Ok(Rules::pysol_russian_aces()),
+            "pysol_fortunes" => Ok(Rules::pysol_fortunes()),
             "pysol_firing_squad" => Ok(Rules::pysol_firing_squad()),
             _ => Err(rules_error(format!(
                 "unknown rules preset {}: expected one of {}",

@@ -23,7 +23,8 @@
 //!   table that stores them;
 //! - `oracle`: the plain search the tests check the solver against;
 //! - `solvability`: verdicts over ranges of seeded deals and lists of positions;
-//! - `quick`: [`solve_quickly`], the short first try of the bindings.
+//! - `quick`: [`solve_quickly`], the short first try of the bindings;
+//! - `stack`: the search under `fill="stack"`, several cards moving together.
 
 mod arrangements;
 mod branches;
@@ -36,6 +37,7 @@ mod oracle;
 mod quick;
 mod search;
 mod solvability;
+mod stack;
 mod state;
 mod suits;
 mod table;
@@ -49,7 +51,7 @@ pub use solvability::{seeded_verdicts, solvability, verdicts, Solvability};
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::rules::{DealRule, LegalMoves};
+use crate::rules::{DealRule, FillRule, LegalMoves};
 use crate::{Error, ErrorKind, Result};
 use context::StockContext;
 use search::{Frame, Search, SearchBuffers};
@@ -195,6 +197,10 @@ impl Solver {
             // The prunings are proved for piles alone: a reserve gets the plain
             // search (SOLVER.md, *A reserve*).
             return oracle::plain_solve(pos, limits);
+        }
+        if pos.rules.fill == FillRule::Stack {
+            // The search of its own for several cards moving together.
+            return stack::solve_stack(pos, limits);
         }
         let mut ctx = StockContext::of(pos);
         let begun = Instant::now();

@@ -40,6 +40,7 @@ fn small_layouts() -> Vec<Rules> {
             rules::FillRule::Top,
             rules::FillRule::Ace,
             rules::FillRule::Any,
+            rules::FillRule::Stack,
         ] {
             for deal in [
                 rules::DealRule::Free,

@@ -86,10 +86,10 @@ fn rules_text() {
     assert_eq!(Rules::parse("").unwrap(), Rules::standard());
     assert_eq!(Rules::parse(" Strict , DEAL = Stuck ").unwrap(), stuck);
     for (bad, message) in [
-        ("fill=all", "fill must be one of 'top', 'ace', 'any', got 'all'"),
+        ("fill=all", "fill must be one of 'top', 'ace', 'any', 'stack', got 'all'"),
         ("colour=red", "unknown rules option 'colour': expected one of 'fill', 'deal', 'relocate_single', 'ace_high', 'piles', 'suits', 'ranks', 'deal_to', 'reserve'"),
         ("deal=stuck,strict", "the preset 'strict' must come first in 'deal=stuck,strict'"),
-        ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces', 'pysol_firing_squad'"),
+        ("bogus", "unknown rules preset 'bogus': expected one of 'standard', 'strict', 'easy', 'reverse', 'aces_up_5', 'russian_aces', 'kpat', 'pysol', 'pysol_aces_up_5', 'pysol_russian_aces', 'pysol_fortunes', 'pysol_firing_squad'"),
         ("ace_high=maybe", "ace_high must be one of 'true', '1', 'yes', 'false', '0', 'no', got 'maybe'"),
         ("fill", "expected option=value in 'fill', got 'fill'"),
         ("fill=top,fill=any", "option 'fill' is given twice in 'fill=top,fill=any'"),
@@ -391,12 +391,12 @@ fn family_options_text_and_values() {
         (
             "fill",
             OptionValue::Text("TOP"),
-            "fill must be one of 'top', 'ace', 'any', got 'TOP'",
+            "fill must be one of 'top', 'ace', 'any', 'stack', got 'TOP'",
         ),
         (
             "fill",
             OptionValue::Int(0),
-            "fill must be one of 'top', 'ace', 'any', got 0",
+            "fill must be one of 'top', 'ace', 'any', 'stack', got 0",
         ),
     ] {
         let before = rules;
@@ -557,6 +557,10 @@ fn plain_can_fill(pos: &Position, src: usize, dst: usize, index: usize) -> bool 
             FillRule::Top => index == 0,
             FillRule::Ace => index == 0 && is_top_rank(pos.card_from_top(src, 0), rules),
             FillRule::Any => true,
+            // The whole pile moves as a lone card does.
+            FillRule::Stack => {
+                index + 1 < len || (rules.relocate_single && !pos.stock().is_empty())
+            }
         }
 }
 
