@@ -10,12 +10,13 @@
 //! unseen cards stores its probability of a win times n!, an integer (a deal of k
 //! cards sums the values of its n!/(n-k)! outcomes, each scaled by (n-k)!).
 //!
-//! The memo holds the positions that start a round (just after a deal) and the
-//! chance nodes (just before one), each under a canonical key: the least encoding
-//! over the relabellings of the suits and the permutations of the piles that the
-//! next deals cannot tell apart (both proved to keep the value in OPTIMAL.md).
-//! The moves within a round are searched with a memo of the round's own. The
-//! chance nodes run their outcomes on rayon's threads.
+//! The memo holds the chance nodes (just before a deal) and, under
+//! `deal_to="empty"`, the positions that start a round (just after one), each
+//! under a canonical key: the least encoding over the relabellings of the suits
+//! and the permutations of the piles that the next deals cannot tell apart (both
+//! proved to keep the value in OPTIMAL.md). The moves within a round are searched
+//! with a memo of the round's own. The chance nodes run their outcomes on rayon's
+//! threads.
 
 use crate::cards::Card;
 use crate::hash::{BuildKeyHasher, KeyHasher};
@@ -33,9 +34,9 @@ use std::sync::{Arc, Mutex};
 /// piles, and n! of the stock below 2⁶⁴ (20 cards).
 pub const MAX_DECK: usize = 24;
 
-/// The bytes of memory to allow a position of the memo: about twice the 135 that
-/// one takes at the peak over 3,000,000 positions of `suits=4,ranks=6,piles=5`
-/// (its key and value in a shard's hash map, with the map's spare room), for the
+/// The bytes of memory to allow a position of the memo: more than twice the 98
+/// that one takes at the peak over 4,400,000 positions of `suits=4,ranks=4` (its
+/// key and value in a shard's hash map, with the map's spare room), for the
 /// rounds' own memos and a map's doubling. `acesup.resources` divides the memory
 /// available by it for the default `max_states`.
 pub const STATE_BYTES: u64 = 256;
@@ -94,7 +95,8 @@ impl Progress {
 pub struct Optimum {
     pub numerator: u128,
     pub denominator: u128,
-    /// The positions in the memo (round starts and chance nodes).
+    /// The positions in the memo (chance nodes, and round starts under
+    /// `deal_to="empty"`).
     pub states: u64,
 }
 
@@ -618,8 +620,15 @@ impl ValueTable {
         Some(w)
     }
 
-    /// The value of `v`, a position that starts a round (scaled by n!).
+    /// The value of `v`, a position that starts a round (scaled by n!). Under
+    /// `deal_to="all"` it is neither looked up nor stored: the deal before it is
+    /// mostly the only way to it (OPTIMAL.md, the search), so the memo would fill
+    /// with keys never read again.
     fn round(&self, v: &Visible, progress: &Progress) -> Option<u64> {
+        if self.symmetries.rules.deal_to == DealTo::All {
+            let w = self.decide(v, &mut KeyMap::default(), progress)?;
+            return (!progress.cancelled()).then_some(w);
+        }
         let key = self.symmetries.canonical(v);
         if let Some(w) = self.lookup(&key) {
             return Some(w);
