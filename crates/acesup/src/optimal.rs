@@ -13,8 +13,9 @@
 //! The memo holds the chance nodes (just before a deal) and, under
 //! `deal_to="empty"`, the positions that start a round (just after one), each
 //! under a canonical key: the least encoding over the relabellings of the suits
-//! and the permutations of the piles that the next deals cannot tell apart (both
-//! proved to keep the value in OPTIMAL.md). The moves within a round are searched
+//! and the permutations of the piles that the next deals cannot tell apart, of
+//! the position with each suit's cards in play lifted onto its highest ranks (all
+//! three proved to keep the value in OPTIMAL.md). The moves within a round are searched
 //! with a memo of the round's own. The chance nodes run their outcomes on rayon's
 //! threads.
 
@@ -235,6 +236,10 @@ struct Symmetries {
     renames: Vec<[u8; 52]>,
     /// Each card's suit and rank place (0..R).
     suit_place: [(u8, u8); 52],
+    /// `card_at[suit][place]`: the index of the card of that suit and rank place.
+    card_at: [[u8; 13]; 4],
+    /// `above[card index]`: the cards of its suit above it in the rank order.
+    above: [u64; 52],
     /// The layout's cards (bit i for card index i).
     deck: u64,
 }
@@ -243,9 +248,18 @@ impl Symmetries {
     fn new(rules: Rules) -> Symmetries {
         let ranks = rules.ranks;
         let mut suit_place = [(0, 0); 52];
+        let mut card_at = [[0; 13]; 4];
         for card in rules.deck() {
             let place = rules::strength(card, &rules) + ranks - 1 - rules::TOP_STRENGTH;
             suit_place[card.index()] = (card.suit() as u8, place);
+            card_at[card.suit()][usize::from(place)] = card.index() as u8;
+        }
+        let mut above = [0u64; 52];
+        for card in rules.deck() {
+            let (suit, place) = suit_place[card.index()];
+            above[card.index()] = (place + 1..ranks).fold(0, |m, higher| {
+                m | 1 << card_at[usize::from(suit)][usize::from(higher)]
+            });
         }
         let perms = permutations(usize::from(rules.suits));
         let renames = perms
@@ -264,8 +278,44 @@ impl Symmetries {
             perms,
             renames,
             suit_place,
+            card_at,
+            above,
             deck: rules.deck().iter().fold(0, |m, c| m | 1 << c.index()),
         }
+    }
+
+    /// `v` with the cards still in play (on the piles or unseen) of each suit
+    /// moved up onto the highest ranks of that suit, in their order: the
+    /// discarded cards become the lowest. Its value is `v`'s (OPTIMAL.md, ranks):
+    /// the rules read the order of the ranks within a suit, the top rank (never
+    /// discarded) and the number of discards, and the lift keeps them all.
+    fn compress(&self, v: &Visible) -> Visible {
+        let piles = usize::from(self.rules.piles);
+        let on_piles = (0..piles)
+            .flat_map(|p| &v.piles[p][..v.height(p)])
+            .fold(0u64, |m, &card| m | 1 << card);
+        let gone = self.deck & !v.unseen & !on_piles;
+        if gone == 0 {
+            return *v;
+        }
+        let lift = |card: u8| {
+            let (suit, place) = self.suit_place[usize::from(card)];
+            let up = (gone & self.above[usize::from(card)]).count_ones() as usize;
+            self.card_at[usize::from(suit)][usize::from(place) + up]
+        };
+        let mut c = *v;
+        for p in 0..piles {
+            for card in &mut c.piles[p][..v.height(p)] {
+                *card = lift(*card);
+            }
+        }
+        let mut unseen = v.unseen;
+        c.unseen = 0;
+        while unseen != 0 {
+            c.unseen |= 1 << lift(unseen.trailing_zeros() as u8);
+            unseen &= unseen - 1;
+        }
+        c
     }
 
     /// A mark of each suit that no symmetry changes (it moves with its suit): for
@@ -598,6 +648,9 @@ impl ValueTable {
         if progress.cancelled() {
             return None;
         }
+        // Its outcomes are those of the compressed position, compressed: a deal
+        // discards nothing.
+        let v = &self.symmetries.compress(v);
         let mut key = self.symmetries.canonical(v);
         key.1 |= CHANCE;
         if let Some(w) = self.lookup(&key) {
