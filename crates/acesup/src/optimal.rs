@@ -10,12 +10,14 @@
 //! unseen cards stores its probability of a win times n!, an integer (a deal of k
 //! cards sums the values of its n!/(n-k)! outcomes, each scaled by (n-k)!).
 //!
-//! The memo holds the positions that start a round (just after a deal) and the
-//! chance nodes (just before one), each under a canonical key: the least encoding
-//! over the relabellings of the suits and the permutations of the piles that the
-//! next deals cannot tell apart (both proved to keep the value in OPTIMAL.md).
-//! The moves within a round are searched with a memo of the round's own. The
-//! chance nodes run their outcomes on rayon's threads.
+//! The memo holds the chance nodes (just before a deal) and, under
+//! `deal_to="empty"`, the positions that start a round (just after one), each
+//! under a canonical key: the least encoding over the relabellings of the suits
+//! and the permutations of the piles that the next deals cannot tell apart, of
+//! the position with each suit's cards in play lifted onto its highest ranks (all
+//! three proved to keep the value in OPTIMAL.md). The moves within a round are searched
+//! with a memo of the round's own. The chance nodes run their outcomes on rayon's
+//! threads.
 
 use crate::cards::Card;
 use crate::hash::{BuildKeyHasher, KeyHasher};
@@ -33,9 +35,9 @@ use std::sync::{Arc, Mutex};
 /// piles, and n! of the stock below 2⁶⁴ (20 cards).
 pub const MAX_DECK: usize = 24;
 
-/// The bytes of memory to allow a position of the memo: about twice the 135 that
-/// one takes at the peak over 3,000,000 positions of `suits=4,ranks=6,piles=5`
-/// (its key and value in a shard's hash map, with the map's spare room), for the
+/// The bytes of memory to allow a position of the memo: more than twice the 98
+/// that one takes at the peak over 4,400,000 positions of `suits=4,ranks=4` (its
+/// key and value in a shard's hash map, with the map's spare room), for the
 /// rounds' own memos and a map's doubling. `acesup.resources` divides the memory
 /// available by it for the default `max_states`.
 pub const STATE_BYTES: u64 = 256;
@@ -94,7 +96,8 @@ impl Progress {
 pub struct Optimum {
     pub numerator: u128,
     pub denominator: u128,
-    /// The positions in the memo (round starts and chance nodes).
+    /// The positions in the memo (chance nodes, and round starts under
+    /// `deal_to="empty"`).
     pub states: u64,
 }
 
@@ -250,6 +253,10 @@ struct Symmetries {
     renames: Vec<[u8; 52]>,
     /// Each card's suit and rank place (0..R).
     suit_place: [(u8, u8); 52],
+    /// `card_at[suit][place]`: the index of the card of that suit and rank place.
+    card_at: [[u8; 13]; 4],
+    /// `above[card index]`: the cards of its suit above it in the rank order.
+    above: [u64; 52],
     /// The layout's cards (bit i for card index i).
     deck: u64,
 }
@@ -258,9 +265,18 @@ impl Symmetries {
     fn new(rules: Rules) -> Symmetries {
         let ranks = rules.ranks;
         let mut suit_place = [(0, 0); 52];
+        let mut card_at = [[0; 13]; 4];
         for card in rules.deck() {
             let place = rules::strength(card, &rules) + ranks - 1 - rules::TOP_STRENGTH;
             suit_place[card.index()] = (card.suit() as u8, place);
+            card_at[card.suit()][usize::from(place)] = card.index() as u8;
+        }
+        let mut above = [0u64; 52];
+        for card in rules.deck() {
+            let (suit, place) = suit_place[card.index()];
+            above[card.index()] = (place + 1..ranks).fold(0, |m, higher| {
+                m | 1 << card_at[usize::from(suit)][usize::from(higher)]
+            });
         }
         let perms = permutations(usize::from(rules.suits));
         let renames = perms
@@ -279,8 +295,44 @@ impl Symmetries {
             perms,
             renames,
             suit_place,
+            card_at,
+            above,
             deck: rules.deck().iter().fold(0, |m, c| m | 1 << c.index()),
         }
+    }
+
+    /// `v` with the cards still in play (on the piles or unseen) of each suit
+    /// moved up onto the highest ranks of that suit, in their order: the
+    /// discarded cards become the lowest. Its value is `v`'s (OPTIMAL.md, ranks):
+    /// the rules read the order of the ranks within a suit, the top rank (never
+    /// discarded) and the number of discards, and the lift keeps them all.
+    fn compress(&self, v: &Visible) -> Visible {
+        let piles = usize::from(self.rules.piles);
+        let on_piles = (0..piles)
+            .flat_map(|p| &v.piles[p][..v.height(p)])
+            .fold(0u64, |m, &card| m | 1 << card);
+        let gone = self.deck & !v.unseen & !on_piles;
+        if gone == 0 {
+            return *v;
+        }
+        let lift = |card: u8| {
+            let (suit, place) = self.suit_place[usize::from(card)];
+            let up = (gone & self.above[usize::from(card)]).count_ones() as usize;
+            self.card_at[usize::from(suit)][usize::from(place) + up]
+        };
+        let mut c = *v;
+        for p in 0..piles {
+            for card in &mut c.piles[p][..v.height(p)] {
+                *card = lift(*card);
+            }
+        }
+        let mut unseen = v.unseen;
+        c.unseen = 0;
+        while unseen != 0 {
+            c.unseen |= 1 << lift(unseen.trailing_zeros() as u8);
+            unseen &= unseen - 1;
+        }
+        c
     }
 
     /// A mark of each suit that no symmetry changes (it moves with its suit): for
@@ -614,6 +666,9 @@ impl ValueTable {
         if progress.cancelled() {
             return None;
         }
+        // Its outcomes are those of the compressed position, compressed: a deal
+        // discards nothing.
+        let v = &self.symmetries.compress(v);
         let mut key = self.symmetries.canonical(v);
         key.1 |= CHANCE;
         if let Some(w) = self.lookup(&key) {
@@ -636,8 +691,15 @@ impl ValueTable {
         Some(w)
     }
 
-    /// The value of `v`, a position that starts a round (scaled by n!).
+    /// The value of `v`, a position that starts a round (scaled by n!). Under
+    /// `deal_to="all"` it is neither looked up nor stored: the deal before it is
+    /// mostly the only way to it (OPTIMAL.md, the search), so the memo would fill
+    /// with keys never read again.
     fn round(&self, v: &Visible, progress: &Progress) -> Option<u64> {
+        if self.symmetries.rules.deal_to == DealTo::All {
+            let w = self.decide(v, &mut KeyMap::default(), progress)?;
+            return (!progress.cancelled()).then_some(w);
+        }
         let key = self.symmetries.canonical(v);
         if let Some(w) = self.lookup(&key) {
             return Some(w);

@@ -123,3 +123,52 @@ fn permutations_are_all_there() {
         assert_eq!(sorted.len(), count);
     }
 }
+
+/// The rank lift (`Symmetries::compress`) changes something only when a suit has
+/// a discarded card below one still in play: three ranks or more. So a deck of
+/// 2 × 4 under each fill rule and rank order, against the plain expectimax.
+#[test]
+fn the_rank_lift_keeps_the_value() {
+    for (suits, ranks) in [(2, 4)] {
+        for fill in [
+            rules::FillRule::Top,
+            rules::FillRule::Ace,
+            rules::FillRule::Any,
+        ] {
+            for ace_high in [true, false] {
+                let rules = Rules {
+                    fill,
+                    ace_high,
+                    suits,
+                    ranks,
+                    ..Rules::standard()
+                };
+                let plain = u128::from(plain(&Visible::start(rules)));
+                assert_eq!(value(rules).0, plain, "{rules}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_rank_lift_moves_the_cards_in_play_up() {
+    // 3 ranks, ace high: 2♠ 3♠ A♠ are places 0, 1, 2. With 2♠ discarded nothing
+    // moves; with 3♠ discarded, 2♠ takes its place.
+    let rules = Rules {
+        suits: 1,
+        ranks: 3,
+        ..Rules::standard()
+    };
+    let symmetries = Symmetries::new(rules);
+    let card = |place: usize| symmetries.card_at[0][place];
+    let mut v = Visible::start(rules);
+    v.unseen = 1 << card(2);
+    v.push(0, card(1));
+    assert!(symmetries.compress(&v) == v);
+    let mut v = Visible::start(rules);
+    v.unseen = 1 << card(2);
+    v.push(0, card(0));
+    let lifted = symmetries.compress(&v);
+    assert_eq!(lifted.unseen, 1 << card(2));
+    assert_eq!(lifted.piles[0][0], card(1));
+}
