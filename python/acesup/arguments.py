@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import SupportsIndex, TypeVar
 
 __all__ = ["MAX_GAMES", "U64", "deal_range", "decimal_value", "exact_str", "games_count", "int_arg",
-           "int_at_least", "int_in_range", "is_native", "native_game_error", "rules_arg"]
+           "int_at_least", "int_in_range", "is_native", "native_game_error", "range_length", "rules_arg"]
 
 R = TypeVar("R")
 
@@ -42,6 +42,13 @@ def int_arg(value: object, name: str, low: int = 0, high: int | None = None,
     if value < low or (high is not None and value >= high):
         raise error(f"{name} must be {_requirement(low, high)}, got {value}")
     return value
+
+
+def range_length(numbers: range) -> int:
+    """The length of a range, however long (``len`` stops at ``sys.maxsize``)."""
+    if not numbers:
+        return 0
+    return (numbers[-1] - numbers[0]) // numbers.step + 1
 
 
 def exact_str(text: str) -> str:

@@ -95,12 +95,6 @@ def test_solve_deals_checks_every_argument_before_any_task(client):
         distributed.solve_deals(client, "kpat", range(1, 5), shards=0)
 
 
-def test_a_range_s_length_beyond_sys_maxsize():
-    assert distributed._range_length(range(1, 10**20)) == 10**20 - 1
-    for numbers in (range(0, 10, 3), range(10, 0, -3), range(5, 5), range(5, 0), range(0, 7, -1)):
-        assert distributed._range_length(numbers) == len(numbers)
-
-
 def test_bad_arguments_raise_before_any_task(client):
     with pytest.raises(acesup.StrategyError):
         distributed.simulate(client, 10, "clever")
