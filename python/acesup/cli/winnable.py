@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 import acesup
 
-from ..arguments import deal_range, int_at_least
+from ..arguments import deal_range, int_at_least, range_length
 from .common import INTERRUPTED, MAX_THREADS, PROGRAMS, bad_arguments, numbered, rules, rules_options, seconds, \
     terminal, threads
 
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     assert program is not None  # winnable's parser requires --kpat or --pysol
     numbers = getattr(args, program)
     # len() of a range stops at 2**63, and the PySolFC numbers go on to 10**20.
-    count = numbers[-1] - numbers[0] + 1 if isinstance(numbers, range) else len(numbers)
+    count = range_length(numbers) if isinstance(numbers, range) else len(numbers)
     if args.node_limit is None and args.time_limit is None:
         args.node_limit = memory_node_limit(min(args.threads or os.cpu_count() or 1, count))
     with bad_arguments(args.parser):
