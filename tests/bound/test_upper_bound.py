@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from fractions import Fraction
 from itertools import permutations
 
@@ -41,8 +42,10 @@ SMALL = [
 
 def pseudo_random_w(seed: int):
     """A W with no structure: a fraction in [0, 1] from a hash of the visible
-    position and ``seed``."""
+    position and ``seed`` (remembered, for the search asks it of the same
+    positions again on every stock order)."""
 
+    @cache
     def w(piles: Piles, unseen: frozenset[Card]) -> Fraction:
         text = f"{seed}|{piles}|{sorted(unseen)}".encode()
         return Fraction(int.from_bytes(hashlib.sha256(text).digest()[:4], "big") % 1001, 1000)

@@ -98,10 +98,10 @@ class InnerSearch:
             deals = [tuple(card for card in order if card in unseen)[:k] for order in self.orders]
         total: Number = 0
         for cards in deals:
-            after = [list(pile) for pile in piles]
+            after = list(piles)
             for p, card in zip(receiving, cards):
-                after[p].append(card)
-            total += self.w(tuple(map(tuple, after)), unseen - frozenset(cards))
+                after[p] += (card,)
+            total += self.w(tuple(after), unseen.difference(cards))
         return Fraction(total, len(deals)) if isinstance(total, (int, Fraction)) else total / len(deals)
 
     def best(self, pos: Position) -> Number:
