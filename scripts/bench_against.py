@@ -26,14 +26,14 @@ import sys
 # the timer's grain are lost in it, short enough for many rounds.
 WORKLOADS = {
     "random 3M": "acesup.simulate(3_000_000, 'random', seed=2, threads=1)",
-    "greedy 600k": "acesup.simulate(600_000, 'greedy', seed=2, threads=1)",
-    "montecarlo 1500": "acesup.simulate(1500, 'montecarlo', seed=2, threads=1)",
+    "greedy 1.2M": "acesup.simulate(1_200_000, 'greedy', seed=2, threads=1)",
+    "montecarlo 3000": "acesup.simulate(3000, 'montecarlo', seed=2, threads=1)",
     "solver standard 40k": "acesup.solvability(40_000, acesup.Rules.standard(), seed=0, threads=1)",
     "solver deal=stuck 200k": "acesup.solvability(200_000, acesup.Rules(deal='stuck'), seed=0, threads=1)",
     "solver relocate_single 4k": "acesup.solvability(4000, acesup.Rules(relocate_single=True), seed=0, threads=1)",
-    "Batch 4096 x 1000 steps": (
+    "Batch 4096 x 2000 steps": (
         "b = acesup.Batch(4096, seed=1)\n"
-        "for _ in range(1000):\n"
+        "for _ in range(2000):\n"
         "    m = b.action_mask\n"
         "    b.step(m.shape[1] - 1 - np.argmax(m[:, ::-1], axis=1))"
     ),
