@@ -321,7 +321,9 @@ pub(crate) fn reserve_held<T: Tableau + ?Sized>(t: &T) -> bool {
 /// choice, so it is never its own destination); piles the layout lacks have no
 /// bit and no choice; with no pile empty every choice is 0 (no fill is legal).
 /// Computed with one branch on the position only, whether a pile is empty, since
-/// random play makes every such branch a coin toss.
+/// random play makes every such branch a coin toss. Eight bytes, the reserve's
+/// moves and the deal sharing one, so that it is copied as one word: the solver
+/// returns it from every node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LegalMoves {
     /// Bit p: pile p may be discarded.
@@ -330,12 +332,22 @@ pub struct LegalMoves {
     pub empty: u8,
     /// `fill_choices` of each source pile.
     pub choices: [u8; MAX_PILES],
-    pub deal: bool,
-    /// Bit p: the top card of pile p may move to the reserve (R2.4).
-    pub to_reserve: u8,
-    /// The reserve's card may move to each empty pile (R2.4).
-    pub from_reserve: bool,
+    /// The other moves: bits 0-4 ([`TO_RESERVE`]), the piles whose top card may
+    /// move to the reserve (R2.4); [`FROM_RESERVE`], the reserve's card may move to
+    /// each empty pile (R2.4); [`DEAL`], the deal.
+    others: u8,
 }
+
+/// [`LegalMoves::others`]' bits of the piles whose top card may move to the reserve.
+const TO_RESERVE: u8 = (1 << MAX_PILES) - 1;
+/// [`LegalMoves::others`]' bit of a move from the reserve.
+const FROM_RESERVE: u8 = 1 << 5;
+/// [`LegalMoves::others`]' bit of the deal.
+const DEAL: u8 = 1 << 6;
+const _: () = assert!(
+    std::mem::size_of::<LegalMoves>() == 8,
+    "LegalMoves is one word"
+);
 
 impl LegalMoves {
     /// The legal moves of `t`.
@@ -350,8 +362,8 @@ impl LegalMoves {
     pub(crate) fn of_piles<T: Tableau + ?Sized, const P: usize>(t: &T) -> LegalMoves {
         let mut moves = LegalMoves::with_discards::<T, P>(t, discard_mask_of::<T, P>(t));
         if t.rules().reserve > 0 {
-            moves.to_reserve = to_reserve_mask(t, moves.empty);
-            moves.from_reserve = reserve_held(t) & (moves.empty != 0);
+            let from = reserve_held(t) & (moves.empty != 0);
+            moves.others |= to_reserve_mask(t, moves.empty) | if from { FROM_RESERVE } else { 0 };
         }
         moves
     }
@@ -384,17 +396,33 @@ impl LegalMoves {
             discards,
             empty,
             choices,
-            deal,
-            to_reserve: 0,
-            from_reserve: false,
+            others: if deal { DEAL } else { 0 },
         }
+    }
+
+    /// Whether the deal is legal.
+    #[inline]
+    pub(crate) fn deal(&self) -> bool {
+        self.others & DEAL != 0
+    }
+
+    /// Bit p: the top card of pile p may move to the reserve (R2.4).
+    #[inline]
+    fn piles_to_reserve(&self) -> u8 {
+        self.others & TO_RESERVE
+    }
+
+    /// Whether the reserve's card may move to each empty pile (R2.4).
+    #[inline]
+    fn reserve_may_leave(&self) -> bool {
+        self.others & FROM_RESERVE != 0
     }
 
     /// The number of moves to and from the reserve (R2.4).
     #[inline]
     fn reserve_moves(&self) -> usize {
-        self.to_reserve.count_ones() as usize
-            + usize::from(self.from_reserve) * self.empty.count_ones() as usize
+        self.piles_to_reserve().count_ones() as usize
+            + usize::from(self.reserve_may_leave()) * self.empty.count_ones() as usize
     }
 
     /// The number of fills from `src`.
@@ -411,14 +439,14 @@ impl LegalMoves {
         self.discards.count_ones() as usize
             + choices * self.empty.count_ones() as usize
             + self.reserve_moves()
-            + usize::from(self.deal)
+            + usize::from(self.deal())
     }
 
     /// Whether no move is legal: the game is over (R4.1).
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         (self.discards == 0)
-            & !self.deal
+            & !self.deal()
             & ((self.empty == 0) | (self.choices == [0; MAX_PILES]))
             & (self.reserve_moves() == 0)
     }
@@ -461,14 +489,14 @@ impl LegalMoves {
     /// The `i`-th legal move after the fills: the reserve's moves (R2.4), then the deal.
     #[inline]
     fn nth_after_fills(&self, i: usize) -> Move {
-        let to = self.to_reserve.count_ones() as usize;
+        let to = self.piles_to_reserve().count_ones() as usize;
         if i < to {
-            return Move::ToReserve(nth_bit(self.to_reserve, i) as u8);
+            return Move::ToReserve(nth_bit(self.piles_to_reserve(), i) as u8);
         }
         if i - to < self.reserve_moves() - to {
             return Move::FromReserve(nth_bit(self.empty, i - to) as u8);
         }
-        debug_assert!(self.deal && i == self.reserve_moves(), "nth beyond len");
+        debug_assert!(self.deal() && i == self.reserve_moves(), "nth beyond len");
         Move::Deal
     }
 

@@ -251,7 +251,7 @@ impl Iterator for RealFills {
 /// one of them is legal: a deal is held back only by an empty stock (and then no
 /// lone card may move) or by `deal="stuck"` and a real fill.
 pub(crate) fn deal_or_first_real_fill(pos: &Position, moves: &LegalMoves) -> Move {
-    if moves.deal {
+    if moves.deal() {
         Move::Deal
     } else {
         rules::blocking_fill(pos)
@@ -392,7 +392,7 @@ pub(crate) fn lookahead_ends(pos: &Position, mut visit: impl FnMut(Option<Move>,
             return;
         }
         let moves = LegalMoves::of(pos);
-        if moves.deal || rules::blocking_fill(pos).is_none() {
+        if moves.deal() || rules::blocking_fill(pos).is_none() {
             visit(first, pos);
         }
         for fill in real_fills(pos, moves) {

@@ -217,7 +217,7 @@ impl Spaces {
             }
         }
         let deal = self.moves.len() - 1;
-        bits[deal / 64] |= u64::from(legal.deal) << (deal % 64);
+        bits[deal / 64] |= u64::from(legal.deal()) << (deal % 64);
         bits
     }
 

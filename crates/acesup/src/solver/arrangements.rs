@@ -33,7 +33,7 @@ impl<const N: usize, const P: usize, const OPEN: bool> Search<'_, N, P, OPEN> {
         // The buffer is taken for the while, so that the steps can grow meanwhile.
         let mut layouts = std::mem::take(&mut self.buffers.layouts);
         arrangements(light, lone, &mut layouts);
-        if legal.deal {
+        if legal.deal() {
             self.buffers
                 .steps
                 .extend(layouts.iter().map(|&layout| SearchStep::Arranged {

@@ -96,7 +96,7 @@ impl<const N: usize, const P: usize, const OPEN: bool> Search<'_, N, P, OPEN> {
                 }
             }
         }
-        if legal.deal {
+        if legal.deal() {
             self.buffers.steps.push(SearchStep::Play(Move::Deal));
         }
     }

@@ -345,7 +345,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
                 if legal.is_empty() {
                     return Ok(Settlement::Lost);
                 }
-                if !(legal.deal && legal.len() == 1) {
+                if !(legal.deal() && legal.len() == 1) {
                     return Ok(Settlement::Branch(legal));
                 }
             }
