@@ -67,10 +67,12 @@ def main() -> None:
     parser.add_argument("other", help="the interpreter with the other build installed (e.g. old main's)")
     parser.add_argument("--this", default=sys.executable, help="the interpreter of this build (default: this one)")
     parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--only", default="", help="only the workloads whose name contains this text")
     args = parser.parse_args()
-    times: dict[str, dict[str, list[float]]] = {name: {"this": [], "other": []} for name in WORKLOADS}
+    chosen = {name: code for name, code in WORKLOADS.items() if args.only in name}
+    times: dict[str, dict[str, list[float]]] = {name: {"this": [], "other": []} for name in chosen}
     for r in range(args.rounds):
-        for name, code in WORKLOADS.items():
+        for name, code in chosen.items():
             builds = [("this", args.this), ("other", args.other)]
             for build, python in builds if r % 2 else builds[::-1]:
                 times[name][build].append(timed(python, code))
