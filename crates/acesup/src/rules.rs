@@ -442,13 +442,15 @@ impl LegalMoves {
             + usize::from(self.deal())
     }
 
-    /// Whether no move is legal: the game is over (R4.1).
+    /// Whether no move is legal: the game is over (R4.1). The reserve's card may
+    /// leave only when a pile is empty ([`LegalMoves::of_piles`]), so `others` is 0
+    /// exactly when neither the reserve nor the deal has a move.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
+        debug_assert!(!self.reserve_may_leave() || self.empty != 0);
         (self.discards == 0)
-            & !self.deal()
+            & (self.others == 0)
             & ((self.empty == 0) | (self.choices == [0; MAX_PILES]))
-            & (self.reserve_moves() == 0)
     }
 
     /// The first discard, which every built-in strategy plays first.
