@@ -13,11 +13,11 @@ import argparse
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import SupportsIndex, TypeVar
 
 __all__ = ["MAX_GAMES", "U64", "deal_range", "decimal_value", "exact_str", "games_count", "int_arg",
-           "int_at_least", "int_in_range", "is_native", "native_game_error", "range_length", "rules_arg"]
+           "int_at_least", "int_in_range", "is_native", "length", "native_game_error", "rules_arg"]
 
 R = TypeVar("R")
 
@@ -44,8 +44,11 @@ def int_arg(value: object, name: str, low: int = 0, high: int | None = None,
     return value
 
 
-def range_length(numbers: range) -> int:
-    """The length of a range, however long (``len`` stops at ``sys.maxsize``)."""
+def length(numbers: Sized) -> int:
+    """``len(numbers)``, and for a range however long (``len`` stops at
+    ``sys.maxsize``, and PySolFC's deal numbers go on to 10**20)."""
+    if not isinstance(numbers, range):
+        return len(numbers)
     if not numbers:
         return 0
     return (numbers[-1] - numbers[0]) // numbers.step + 1

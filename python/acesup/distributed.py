@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import acesup
-from .arguments import U64, int_arg, range_length
+from .arguments import U64, int_arg, length
 from .bound import DEFAULT_SAMPLES
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ def solve_deals(client: Client, deals: str, numbers: Iterable[int], rules: acesu
     """
     numbers = numbers if isinstance(numbers, range) else list(numbers)
     acesup.solve_deals(deals, numbers, rules, node_limit=node_limit, time_limit=time_limit)  # checks, solves nothing
-    count = range_length(numbers) if isinstance(numbers, range) else len(numbers)
+    count = length(numbers)
     futures = [client.submit(_solve_deals_shard, deals, numbers[first:first + size], rules, node_limit, time_limit,
                              pure=False)
                for first, size in _shard_ranges(count, 0, _shard_count(client, shards))]

@@ -171,10 +171,10 @@ def test_the_wheel_workflow_builds_for_linux_macos_and_windows():
 
 
 def test_a_range_s_length_beyond_sys_maxsize():
-    """``range_length``, which the reference's and Dask's solve_deals count a range of
-    deal numbers by, where ``len`` would stop at ``sys.maxsize``."""
-    from acesup.arguments import range_length
+    """``length``, which the reference's and Dask's solve_deals and ``winnable`` count
+    deal numbers by, where ``len`` of a range would stop at ``sys.maxsize``."""
+    from acesup.arguments import length
 
-    assert range_length(range(1, 10**20)) == 10**20 - 1
+    assert length(range(1, 10**20)) == 10**20 - 1
     for numbers in (range(0, 10, 3), range(10, 0, -3), range(5, 5), range(5, 0), range(0, 7, -1)):
-        assert range_length(numbers) == len(numbers)
+        assert length(numbers) == len(numbers)

@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 import acesup
 
-from ..arguments import deal_range, int_at_least, range_length
+from ..arguments import deal_range, int_at_least, length
 from .common import INTERRUPTED, MAX_THREADS, PROGRAMS, bad_arguments, numbered, rules, rules_options, seconds, \
     terminal, threads
 
@@ -89,8 +89,7 @@ def run(args: argparse.Namespace) -> int:
     program = numbered(args)
     assert program is not None  # winnable's parser requires --kpat or --pysol
     numbers = getattr(args, program)
-    # len() of a range stops at 2**63, and the PySolFC numbers go on to 10**20.
-    count = range_length(numbers) if isinstance(numbers, range) else len(numbers)
+    count = length(numbers)
     if args.node_limit is None and args.time_limit is None:
         args.node_limit = memory_node_limit(min(args.threads or os.cpu_count() or 1, count))
     with bad_arguments(args.parser):

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from typing import Any
 
-from ..arguments import U64, exact_str, int_arg, native_game_error, range_length, rules_arg
+from ..arguments import U64, exact_str, int_arg, length, native_game_error, rules_arg
 from ..progress import Callback, reporter
 from .values import Frozen
 from .deals import kpat_arg, pysol_arg
@@ -319,7 +319,7 @@ def solve_deals(deals: str, numbers: Iterable[int], rules: Rules | None = None, 
         if numbers:
             deal(numbers[0], rules)  # checks the number, then the rules
             number_arg(numbers[-1])
-            total = range_length(numbers)
+            total = length(numbers)
             if total >= U64:  # as the native run counts them
                 raise ValueError("numbers must hold fewer than 2**64 deals")
     else:
