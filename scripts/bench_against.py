@@ -71,9 +71,9 @@ def main() -> None:
     args = parser.parse_args()
     chosen = {name: code for name, code in WORKLOADS.items() if args.only in name}
     times: dict[str, dict[str, list[float]]] = {name: {"this": [], "other": []} for name in chosen}
+    builds = [("this", args.this), ("other", args.other)]
     for r in range(args.rounds):
         for name, code in chosen.items():
-            builds = [("this", args.this), ("other", args.other)]
             for build, python in builds if r % 2 else builds[::-1]:
                 times[name][build].append(timed(python, code))
         print(f"round {r + 1} of {args.rounds} done", file=sys.stderr, flush=True)

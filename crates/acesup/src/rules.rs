@@ -332,7 +332,7 @@ pub struct LegalMoves {
     pub empty: u8,
     /// `fill_choices` of each source pile.
     pub choices: [u8; MAX_PILES],
-    /// The other moves: bits 0-4 ([`TO_RESERVE`]), the piles whose top card may
+    /// The other moves: [`TO_RESERVE`], the bits of the piles whose top card may
     /// move to the reserve (R2.4); [`FROM_RESERVE`], the reserve's card may move to
     /// each empty pile (R2.4); [`DEAL`], the deal.
     others: u8,
@@ -340,10 +340,10 @@ pub struct LegalMoves {
 
 /// [`LegalMoves::others`]' bits of the piles whose top card may move to the reserve.
 const TO_RESERVE: u8 = (1 << MAX_PILES) - 1;
-/// [`LegalMoves::others`]' bit of a move from the reserve.
-const FROM_RESERVE: u8 = 1 << 5;
+/// [`LegalMoves::others`]' bit of a move from the reserve, above the piles' bits.
+const FROM_RESERVE: u8 = 1 << MAX_PILES;
 /// [`LegalMoves::others`]' bit of the deal.
-const DEAL: u8 = 1 << 6;
+const DEAL: u8 = FROM_RESERVE << 1;
 const _: () = assert!(
     std::mem::size_of::<LegalMoves>() == 8,
     "LegalMoves is one word"
