@@ -280,12 +280,31 @@ fn pick<const P: usize>(view: &CodeTableau<P>, rng: &mut Rng) -> Option<Move> {
     if i == fills {
         return Some(Move::Deal);
     }
+    let (source, target) = SPLIT_FILL[at(per_source as usize) & 7][at(i as usize) & 7];
     Some(Move::Fill {
-        src: rules::nth_bit(sources, (i / per_source) as usize) as u8,
-        dst: rules::nth_bit(empty, (i % per_source) as usize) as u8,
+        src: rules::nth_bit(sources, usize::from(source)) as u8,
+        dst: rules::nth_bit(empty, usize::from(target)) as u8,
         index: 0,
     })
 }
+
+/// `SPLIT_FILL[e][i]` is `(i / e, i % e)`: fill `i` of [`pick`]'s count is that
+/// source's fill onto that empty pile, when `e` piles are empty. A table, not a
+/// division, for it is on the path of every random fill. Every count fits: fills
+/// number sources × empty piles, at most 2 × 3 among 5 piles.
+static SPLIT_FILL: [[(u8, u8); 8]; 8] = {
+    let mut table = [[(0, 0); 8]; 8];
+    let mut e = 1;
+    while e < 8 {
+        let mut i = 0;
+        while i < 8 {
+            table[e][i] = ((i / e) as u8, (i % e) as u8);
+            i += 1;
+        }
+        e += 1;
+    }
+    table
+};
 
 /// The piles of a game in registers. Invariants: `top[p]` is the code of pile p's
 /// top card ([`NONE`] when empty), `tops` the OR of the top cards' bits, [`NONE`]'s
