@@ -57,7 +57,7 @@ use context::StockContext;
 use search::{Frame, Search, SearchBuffers};
 use state::{LARGE, SMALL};
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table::TranspositionTable;
@@ -70,6 +70,29 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Stop when this flag is raised (the Python bindings raise it on Ctrl-C).
     pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// When the time limit runs out, counted from now; `None` without one, and
+    /// then no search reads the clock (a clock read costs as much as a small
+    /// deal's search).
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.time.and_then(|t| Instant::now().checked_add(t))
+    }
+
+    /// Whether a limit stops a search that has expanded `nodes` positions: the
+    /// node limit at every position; `deadline` (from [`Limits::deadline`]) and the
+    /// cancel flag at every 1024th, for they cost more to ask.
+    #[inline]
+    pub(crate) fn stop(&self, deadline: Option<Instant>, nodes: u64) -> bool {
+        self.nodes.is_some_and(|n| nodes >= n)
+            || (nodes % 1024 == 1023
+                && (deadline.is_some_and(|d| Instant::now() >= d)
+                    || self
+                        .cancel
+                        .as_ref()
+                        .is_some_and(|c| c.load(Ordering::Relaxed))))
+    }
 }
 
 /// What a search found.
@@ -203,7 +226,7 @@ impl Solver {
             return stack::solve_stack(pos, limits);
         }
         let mut ctx = StockContext::of(pos);
-        let begun = Instant::now();
+        let deadline = limits.deadline();
         let mut spent = 0;
         let mut winnable = None;
         if ctx.rules.deal == DealRule::Any {
@@ -221,7 +244,7 @@ impl Solver {
         if winnable.is_none() {
             let rest = Limits {
                 nodes: limits.nodes.map(|n| n.saturating_sub(spent)),
-                time: limits.time.map(|t| t.saturating_sub(begun.elapsed())),
+                time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
                 cancel: limits.cancel.clone(),
             };
             winnable = if rest.nodes == Some(0) || rest.time == Some(Duration::ZERO) {

@@ -7,8 +7,6 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{Rules, Tableau};
 use std::collections::HashSet;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 /// The plain search, the reference solver's twin: depth first over every legal
 /// move of `Position`, never entering a position twice (a hash set of keys), with
@@ -36,14 +34,7 @@ pub(super) fn plain_solve(root: &Position, limits: &Limits) -> Solution {
         }
         k
     };
-    let deadline = limits.time.map(|t| Instant::now() + t);
-    let stopped = || {
-        deadline.is_some_and(|d| Instant::now() > d)
-            || limits
-                .cancel
-                .as_ref()
-                .is_some_and(|flag| flag.load(Ordering::Relaxed))
-    };
+    let deadline = limits.deadline();
     let mut pos = root.clone();
     let mut seen = HashSet::from([key(&pos)]);
     let mut nodes = 1;
@@ -72,7 +63,7 @@ pub(super) fn plain_solve(root: &Position, limits: &Limits) -> Solution {
             pos.unapply(mv);
             continue;
         }
-        if limits.nodes.is_some_and(|n| nodes >= n) || stopped() {
+        if limits.stop(deadline, nodes) {
             return ended(None, Vec::new(), nodes);
         }
         seen.insert(key(&pos));

@@ -14,7 +14,7 @@ pub(super) const QUICK_NODES: u64 = 20_000;
 /// solution when that settles it, else `Err` with the limits left for the full
 /// search (which starts again: the first try cost at most `QUICK_NODES`).
 pub fn solve_quickly(pos: &Position, limits: &Limits) -> std::result::Result<Solution, Limits> {
-    let started = Instant::now();
+    let deadline = limits.deadline();
     let quick = Limits {
         nodes: Some(limits.nodes.unwrap_or(u64::MAX).min(QUICK_NODES)),
         ..limits.clone()
@@ -27,7 +27,7 @@ pub fn solve_quickly(pos: &Position, limits: &Limits) -> std::result::Result<Sol
         return Ok(first);
     }
     Err(Limits {
-        time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
+        time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
         ..limits.clone()
     })
 }

@@ -10,7 +10,6 @@ use crate::moves::{Move, MAX_PILES};
 use crate::position::Position;
 use crate::rules::{self, DealTo, LegalMoves};
 use std::cell::RefCell;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// A branch of the search: a legal move, or a decision that is no move (S3).
@@ -72,7 +71,8 @@ pub(super) struct Search<'a, const N: usize, const P: usize, const OPEN: bool> {
     pub(super) buffers: &'a mut SearchBuffers,
     pub(super) frames: &'a mut Vec<Frame<N, P>>,
     limits: &'a Limits,
-    start: Instant,
+    /// [`Limits::deadline`].
+    deadline: Option<Instant>,
     /// Whether the moves played go to `buffers.line`: only while the winning line
     /// is played again from the root (see `replay`).
     pub(super) record: bool,
@@ -121,7 +121,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
             buffers,
             frames,
             limits,
-            start: Instant::now(),
+            deadline: limits.deadline(),
             record: false,
             deals: [DealRow {
                 cards: [NO_CARD; P],
@@ -288,16 +288,7 @@ impl<'a, const N: usize, const P: usize, const OPEN: bool> Search<'a, N, P, OPEN
         if self.record {
             return Ok(());
         }
-        let nodes = self.buffers.nodes;
-        let limits = self.limits;
-        if limits.nodes.is_some_and(|n| nodes >= n)
-            || (nodes % 1024 == 1023
-                && (limits.time.is_some_and(|t| self.start.elapsed() >= t)
-                    || limits
-                        .cancel
-                        .as_ref()
-                        .is_some_and(|c| c.load(Ordering::Relaxed))))
-        {
+        if self.limits.stop(self.deadline, self.buffers.nodes) {
             return Err(SearchStopped);
         }
         self.buffers.nodes += 1;

@@ -10,7 +10,6 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{self, DealRule};
 use std::collections::HashSet;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Solve `root` under its rules, `fill="stack"`: under `deal="any"` first with
@@ -18,12 +17,12 @@ use std::time::Instant;
 /// then as the rules are. The limits are shared; `nodes` counts the positions
 /// entered by both.
 pub(crate) fn solve_stack(root: &Position, limits: &Limits) -> Solution {
-    let start = Instant::now();
+    let deadline = limits.deadline();
     let mut nodes = 0;
     if root.rules.deal == DealRule::Any {
         let mut free = root.clone();
         free.rules.deal = DealRule::Free;
-        let (winnable, line, spent) = search(&free, limits, start, 0);
+        let (winnable, line, spent) = search(&free, limits, deadline, 0);
         nodes = spent;
         if winnable == Some(true) {
             return Solution {
@@ -33,7 +32,7 @@ pub(crate) fn solve_stack(root: &Position, limits: &Limits) -> Solution {
             };
         }
     }
-    let (winnable, line, spent) = search(root, limits, start, nodes);
+    let (winnable, line, spent) = search(root, limits, deadline, nodes);
     let moves = match winnable {
         Some(true) => finish(root, &line),
         _ => Vec::new(),
@@ -50,7 +49,7 @@ pub(crate) fn solve_stack(root: &Position, limits: &Limits) -> Solution {
 fn search(
     root: &Position,
     limits: &Limits,
-    start: Instant,
+    deadline: Option<Instant>,
     spent: u64,
 ) -> (Option<bool>, Vec<Move>, u64) {
     if limits.nodes.is_some_and(|n| spent >= n) {
@@ -84,7 +83,7 @@ fn search(
         if child.score() == child.rules.win_score() {
             return (Some(true), line, nodes);
         }
-        if stopped(limits, start, nodes) {
+        if limits.stop(deadline, nodes) {
             return (None, Vec::new(), nodes);
         }
         nodes += 1;
@@ -93,18 +92,6 @@ fn search(
         frames.push((child, child_moves, 0, depth));
     }
     (Some(false), Vec::new(), nodes)
-}
-
-/// Whether a limit stops the search after `nodes` positions: the node limit at
-/// every one, the time limit and the cancel flag every 1024.
-fn stopped(limits: &Limits, start: Instant, nodes: u64) -> bool {
-    limits.nodes.is_some_and(|n| nodes >= n)
-        || (nodes % 1024 == 1023
-            && (limits.time.is_some_and(|t| start.elapsed() >= t)
-                || limits
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|c| c.load(Ordering::Relaxed))))
 }
 
 /// S1 for several cards moving together: where no deal can come before a
