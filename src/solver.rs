@@ -363,8 +363,8 @@ fn count_verdicts(
         interrupt::until_done(&flag, &report, |time| {
             let deadline = Instant::now() + time;
             loop {
-                match found.next_within(deadline.saturating_duration_since(Instant::now())) {
-                    Next::Item(verdict) => tally.record(verdict),
+                match found.next_done_within(deadline.saturating_duration_since(Instant::now())) {
+                    Next::Item(verdicts) => verdicts.into_iter().for_each(|v| tally.record(v)),
                     Next::Pending => return None,
                     Next::Ended => return Some(()),
                 }

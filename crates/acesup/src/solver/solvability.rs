@@ -7,10 +7,11 @@ use crate::deals::deck_from_seed;
 use crate::position::Position;
 use crate::rng::game_seed;
 use crate::rules::Rules;
-use crate::run::Stream;
+use crate::run::{Next, Stream};
 use crate::stats::Stats;
 use crate::{Error, ErrorKind, Result};
 use std::fmt;
+use std::time::Duration;
 
 /// The verdicts on a batch of deals (API.md, Solvability): how many were proved
 /// winnable, proved unwinnable, or left unresolved by a limit.
@@ -146,7 +147,11 @@ pub fn solvability(
 ) -> Result<Option<Solvability>> {
     let found = seeded_verdicts(threads, rules, seed, start, games, limits)?;
     let mut tally = Solvability::default();
-    std::iter::from_fn(|| found.next()).for_each(|verdict| tally.record(verdict));
+    while let Next::Item(verdicts) = found.next_done_within(Duration::MAX) {
+        verdicts
+            .into_iter()
+            .for_each(|verdict| tally.record(verdict));
+    }
     Ok((tally.games() == games).then_some(tally))
 }
 

@@ -30,6 +30,57 @@ fn results_come_in_index_order_at_any_thread_count_and_window() {
     assert!(empty.workers.is_empty() && empty.next().is_none());
 }
 
+/// `next_done_within` hands out the same results in the same order, several at
+/// a time once several are done, and `Pending` while the next is not.
+#[test]
+fn results_taken_together_are_the_results_in_order() {
+    let expected: Vec<u64> = (0..500).map(|i| uneven(&mut (), i)).collect();
+    for (threads, window) in [(1, 1), (2, 7), (3, 1000)] {
+        let stream = Stream::start(threads, 500, window, flag(), || (), uneven).unwrap();
+        let (mut taken, mut most) = (Vec::new(), 0);
+        while let Next::Item(results) = stream.next_done_within(Duration::MAX) {
+            assert!(!results.is_empty());
+            most = most.max(results.len());
+            taken.extend(results);
+        }
+        assert_eq!(taken, expected, "{threads} threads, window {window}");
+        assert!(most <= window as usize);
+    }
+    let release = Arc::new(AtomicBool::new(false));
+    let finished = Arc::new(AtomicU64::new(0));
+    let (held, counted) = (release.clone(), finished.clone());
+    let stream = Stream::start(
+        1,
+        10,
+        10,
+        flag(),
+        || (),
+        move |_, i| {
+            while !held.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            counted.fetch_add(1, Ordering::Relaxed);
+            i
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        stream.next_done_within(Duration::from_millis(5)),
+        Next::Pending
+    );
+    release.store(true, Ordering::Relaxed);
+    while finished.load(Ordering::Relaxed) < 10 {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // The last block's results are stored just after its work.
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        stream.next_done_within(Duration::ZERO),
+        Next::Item((0..10).collect())
+    );
+    assert_eq!(stream.next_done_within(Duration::ZERO), Next::Ended);
+}
+
 #[test]
 fn each_thread_keeps_its_scratch_for_the_whole_run() {
     let made = Arc::new(AtomicU64::new(0));
