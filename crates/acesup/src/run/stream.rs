@@ -288,7 +288,7 @@ impl<T> Shared<T> {
 }
 
 /// How long a worker's block of items is meant to take (see [`Shared::work`]).
-const BLOCK_TIME: Duration = Duration::from_micros(500);
+const BLOCK_TIME: Duration = Duration::from_millis(2);
 
 /// The most items in a block.
 const MOST_PER_BLOCK: u64 = 256;

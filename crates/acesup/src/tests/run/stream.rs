@@ -150,9 +150,9 @@ fn a_slow_item_does_not_hold_up_the_other_threads() {
 fn blocks_take_about_their_time() {
     let block = |micros| Duration::from_micros(micros);
     assert_eq!(next_size(1, block(1)), 2, "at most twice as many");
-    assert_eq!(next_size(100, block(250)), 200);
+    assert_eq!(next_size(100, BLOCK_TIME / 4), 200);
     assert_eq!(next_size(200, block(1)), MOST_PER_BLOCK);
-    assert_eq!(next_size(100, block(1000)), 50);
+    assert_eq!(next_size(100, BLOCK_TIME * 2), 50);
     assert_eq!(next_size(256, block(60_000_000)), 1);
     assert_eq!(next_size(1, Duration::ZERO), 2);
 }
