@@ -64,9 +64,10 @@ pub trait Decide: Sync {
     #[inline]
     fn draws_for_a_forced_deal(&self, _rng: &mut Rng) {}
 
-    /// The move that `decide` plays, when it depends on the legal moves alone (and
-    /// the stream), so that `play_out` may decide without storing its registers
-    /// ([`PlayOut::decide_from_moves`]); None (the default) when it reads the position.
+    /// The move that `decide` plays, with the same draws, when the legal moves
+    /// alone (and the stream) settle it, so that `play_out` may decide without
+    /// storing its registers ([`PlayOut::decide_from_moves`]); None (the default)
+    /// when it must read the position.
     #[inline]
     fn decide_from_moves(&self, _moves: &LegalMoves, _rng: &mut Rng) -> Option<Move> {
         None
@@ -267,6 +268,14 @@ impl Decide for Noop {
     #[inline]
     fn decide(&self, pos: &Position, moves: &LegalMoves, _rng: &mut Rng) -> Move {
         deal_or_first_real_fill(pos, moves)
+    }
+
+    /// The deal when it is legal: the play-out's loop then deals in its registers
+    /// (the commonest step of montecarlo's play-outs, which are noop's). The fill
+    /// reads the position.
+    #[inline]
+    fn decide_from_moves(&self, moves: &LegalMoves, _rng: &mut Rng) -> Option<Move> {
+        moves.deal().then_some(Move::Deal)
     }
 }
 

@@ -16,9 +16,10 @@ pub trait PlayOut {
     /// The move to play in `pos`, a game that is not over and in which no discard
     /// is legal; `moves` are its legal moves.
     fn decide(&mut self, pos: &Position, moves: &LegalMoves) -> Move;
-    /// The move that [`PlayOut::decide`] plays, when it depends on `moves` alone
-    /// (random's does): then the loop need not store its registers to ask. None
-    /// (the default) when the strategy reads the position.
+    /// The move that [`PlayOut::decide`] plays, when `moves` alone settle it
+    /// (random's always do, noop's when the deal is legal): then the loop need not
+    /// store its registers to ask. None (the default) when the strategy must read
+    /// the position.
     #[inline]
     fn decide_from_moves(&mut self, _moves: &LegalMoves) -> Option<Move> {
         None
@@ -54,7 +55,7 @@ impl Position {
     /// The commonest steps work on a [`TopsInRegisters`] copy held in registers, with the
     /// stock's start `next` and the record `deal_starts` (the position's fields
     /// while the loop runs): the rounds of discards, a deal onto every pile, and the
-    /// decisions of a strategy that decides from the legal moves alone (random),
+    /// decisions that the legal moves alone settle (random's, noop's deals),
     /// when it fills with a top card or deals onto every pile. The legal moves are
     /// those of the registers' position ([`TableauInRegisters`]), by the rules' own functions. Any
     /// other step (a decision that reads the position, a short last deal, a buried
