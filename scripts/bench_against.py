@@ -42,6 +42,8 @@ WORKLOADS = {
 _ONE = r"""
 import os, sys, time
 os.environ["RAYON_NUM_THREADS"] = "1"
+# NumPy's OpenBLAS threads spin between calls, on CPU time that is neither build's.
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
 import numpy as np
 import acesup
 code = sys.stdin.read()

@@ -102,9 +102,11 @@ struct Rows<'a> {
 
 impl Rows<'_> {
     /// Runs `task` over these rows, cut into runs of [`CHUNK_SLOTS`] consecutive
-    /// slots on all cores when there are [`PARALLEL_SLOTS`] or more, else at once.
+    /// slots on all cores when there are [`PARALLEL_SLOTS`] or more and more than
+    /// one thread to run them (`RAYON_NUM_THREADS`), else at once on this thread:
+    /// a pool of one thread would only add a hand-over and a wake-up per call.
     fn for_each(self, spaces: &Spaces, task: impl Fn(Rows<'_>) + Sync) {
-        if self.slots.len() < PARALLEL_SLOTS {
+        if self.slots.len() < PARALLEL_SLOTS || rayon::current_num_threads() == 1 {
             return task(self);
         }
         let (o, a, c) = (spaces.observation_size(), spaces.num_actions(), CHUNK_SLOTS);
