@@ -18,6 +18,25 @@ fn all<T: Send + 'static>(stream: &Stream<T>) -> Vec<T> {
     std::iter::from_fn(|| stream.next()).collect()
 }
 
+/// Work that holds the items `waits` picks until `release` is raised, and counts
+/// every item done in `finished`.
+fn held(
+    release: &Flag,
+    finished: &Arc<AtomicU64>,
+    waits: fn(u64) -> bool,
+) -> impl Fn(&mut (), u64) -> u64 + Send + Sync + 'static {
+    let (release, finished) = (release.clone(), finished.clone());
+    move |_, i| {
+        if waits(i) {
+            while !release.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        finished.fetch_add(1, Ordering::Relaxed);
+        i
+    }
+}
+
 #[test]
 fn results_come_in_index_order_at_any_thread_count_and_window() {
     let expected: Vec<u64> = (0..500).map(|i| uneven(&mut (), i)).collect();
@@ -46,24 +65,9 @@ fn results_taken_together_are_the_results_in_order() {
         assert_eq!(taken, expected, "{threads} threads, window {window}");
         assert!(most <= window as usize);
     }
-    let release = Arc::new(AtomicBool::new(false));
-    let finished = Arc::new(AtomicU64::new(0));
-    let (held, counted) = (release.clone(), finished.clone());
-    let stream = Stream::start(
-        1,
-        10,
-        10,
-        flag(),
-        || (),
-        move |_, i| {
-            while !held.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            counted.fetch_add(1, Ordering::Relaxed);
-            i
-        },
-    )
-    .unwrap();
+    let (release, finished) = (flag(), Arc::new(AtomicU64::new(0)));
+    let work = held(&release, &finished, |_| true);
+    let stream = Stream::start(1, 10, 10, flag(), || (), work).unwrap();
     assert_eq!(
         stream.next_done_within(Duration::from_millis(5)),
         Next::Pending
@@ -107,26 +111,9 @@ fn each_thread_keeps_its_scratch_for_the_whole_run() {
 /// window, while it runs, and it is handed out in its place all the same.
 #[test]
 fn a_slow_item_does_not_hold_up_the_other_threads() {
-    let release = flag();
-    let finished = Arc::new(AtomicU64::new(0));
-    let (held, count) = (release.clone(), finished.clone());
-    let stream = Stream::start(
-        2,
-        1000,
-        200,
-        flag(),
-        || (),
-        move |_, i| {
-            if i == 3 {
-                while !held.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            }
-            count.fetch_add(1, Ordering::Relaxed);
-            i
-        },
-    )
-    .unwrap();
+    let (release, finished) = (flag(), Arc::new(AtomicU64::new(0)));
+    let work = held(&release, &finished, |i| i == 3);
+    let stream = Stream::start(2, 1000, 200, flag(), || (), work).unwrap();
     let began = Instant::now();
     // Items 0 .. 200 are within the window of the first not handed out, 0; a
     // few after item 3 may share its block.
