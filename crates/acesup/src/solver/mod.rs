@@ -80,6 +80,17 @@ impl Limits {
         self.time.and_then(|t| Instant::now().checked_add(t))
     }
 
+    /// These limits with the time left before `deadline` (from [`Limits::deadline`])
+    /// as their time limit, and `nodes` as their node limit: what a search that
+    /// follows another on the same budget may spend.
+    pub(crate) fn left(&self, deadline: Option<Instant>, nodes: Option<u64>) -> Limits {
+        Limits {
+            nodes,
+            time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            cancel: self.cancel.clone(),
+        }
+    }
+
     /// Whether a limit stops a search that has expanded `nodes` positions: the
     /// node limit at every position; `deadline` (from [`Limits::deadline`]) and the
     /// cancel flag at every 1024th, for they cost more to ask.
@@ -242,11 +253,7 @@ impl Solver {
             ctx.rules.deal = DealRule::Any;
         }
         if winnable.is_none() {
-            let rest = Limits {
-                nodes: limits.nodes.map(|n| n.saturating_sub(spent)),
-                time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
-                cancel: limits.cancel.clone(),
-            };
+            let rest = limits.left(deadline, limits.nodes.map(|n| n.saturating_sub(spent)));
             winnable = if rest.nodes == Some(0) || rest.time == Some(Duration::ZERO) {
                 None
             } else {

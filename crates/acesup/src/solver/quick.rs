@@ -3,7 +3,6 @@
 
 use super::{solve, Limits, Solution};
 use crate::position::Position;
-use std::time::Instant;
 
 /// The nodes that [`solve_quickly`] tries first: well under a millisecond.
 pub(super) const QUICK_NODES: u64 = 20_000;
@@ -26,8 +25,5 @@ pub fn solve_quickly(pos: &Position, limits: &Limits) -> std::result::Result<Sol
     {
         return Ok(first);
     }
-    Err(Limits {
-        time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
-        ..limits.clone()
-    })
+    Err(limits.left(deadline, limits.nodes))
 }
